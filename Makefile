@@ -1,0 +1,34 @@
+# The two commands a new user needs: `make run` and `make test`.
+# Both create .venv from the locked requirements on first use.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench lock clean
+
+$(STAMP): requirements-dev.lock pyproject.toml
+	$(PYTHON) -c 'import sys; sys.exit("tileworks needs Python 3.11 or newer") if sys.version_info < (3, 11) else None'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements-dev.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/tileworks play kiln --players human,random
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -n 2
+
+bench: $(STAMP)
+	$(BIN)/python bench/bench_random_play.py
+
+# Regenerate the lock files after changing requirements*.in (needs pip-tools).
+lock: $(STAMP)
+	$(BIN)/python -m pip install --quiet pip-tools
+	$(BIN)/pip-compile --quiet --strip-extras --generate-hashes --no-header -o requirements.lock requirements.in
+	$(BIN)/pip-compile --quiet --strip-extras --generate-hashes --no-header -o requirements-dev.lock requirements-dev.in
+
+clean:
+	rm -rf $(VENV) .pytest_cache build src/*.egg-info

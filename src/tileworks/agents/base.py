@@ -1,0 +1,30 @@
+"""The agent interface."""
+
+from __future__ import annotations
+
+import random
+
+from tileworks.core import State
+
+
+class Agent:
+    """Chooses an action for the player to move in a state.
+
+    ``seed`` makes the agent's choices repeatable; ``restart()`` resets it
+    between games (and re-seeds it, so a seeded match replays exactly).
+    """
+
+    name = "agent"
+
+    def __init__(self, seed: int | None = None):
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def restart(self) -> None:
+        self.rng = random.Random(self.seed)
+
+    def step(self, state: State) -> int:
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seed={self.seed!r})"

@@ -1,0 +1,1 @@
+"""The ``tileworks`` command: thin front ends over the protocol."""

@@ -1,0 +1,113 @@
+"""``tileworks`` command line: games, play, replay."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+import tileworks
+from tileworks.cli.play import TerminalGame, parse_seats
+from tileworks.cli.replay import print_record, step_through
+from tileworks.core import RecordError
+from tileworks.core.records import load_record
+from tileworks.core.registry import game_info
+
+app = typer.Typer(
+    help="tileworks: tile-laying board games in the terminal.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _fail(message: str) -> None:
+    Console(stderr=True).print(f"[red]error:[/red] {message}", highlight=False)
+    raise typer.Exit(2)
+
+
+def parse_options(game: str, pairs: list[str]) -> dict[str, object]:
+    """``["goal=20", "erase_rule=on"]`` -> validated option values."""
+    info = game_info(game)
+    by_name = {o.name: o for o in info.options.options}
+    values: dict[str, object] = {}
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        key = key.strip()
+        if not sep:
+            raise ValueError(f"option {pair!r} must be written KEY=VALUE")
+        if key not in by_name:
+            raise ValueError(f"unknown option {key!r} for {info.name}; options are: {', '.join(sorted(by_name))}")
+        values[key] = by_name[key].validate(text)
+    return values
+
+
+@app.command()
+def games() -> None:
+    """List the games with their player counts and options."""
+    console = Console()
+    for entry in tileworks.list_games():
+        low, high = entry["players"]
+        console.print(f"[bold]{entry['name']}[/bold]  {entry['title']}: {entry['summary']}  ({low}-{high} players)")
+        table = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
+        table.add_column("option")
+        table.add_column("default")
+        table.add_column("allowed")
+        table.add_column("meaning")
+        for option in entry["options"]:
+            default = option["default"]
+            shown = ",".join(map(str, default)) or "none" if isinstance(default, tuple) else str(default)
+            table.add_row(option["name"], shown, option["allowed"], option["doc"])
+        console.print(table)
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help="game name (see `tileworks games`)")],
+    players: Annotated[str, typer.Option("--players", "-p", help="comma-separated seats: human or an agent spec")] = "human,random",
+    option: Annotated[list[str], typer.Option("--option", "-o", help="game option KEY=VALUE (repeatable)")] = [],  # noqa: B006
+    seed: Annotated[Optional[int], typer.Option(help="seed for chance and agents")] = None,
+    record: Annotated[Optional[Path], typer.Option(help="save the game record to this file")] = None,
+) -> None:
+    """Play a game in the terminal."""
+    try:
+        seats = parse_seats(players)
+        values = parse_options(game, option)
+        if "players" in values and values["players"] != len(seats):
+            raise ValueError(f"--players names {len(seats)} seats but the option says players={values['players']}")
+        values["players"] = len(seats)
+        loaded = tileworks.load_game(game, **values)
+    except ValueError as exc:
+        _fail(str(exc))
+    TerminalGame(loaded, seats, seed=seed, record=record).play()
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="a game record (JSON)")],
+    interactive: Annotated[Optional[bool], typer.Option("--step/--all", help="step move by move, or print it all (default: step in a terminal)")] = None,
+) -> None:
+    """Step through a saved game record."""
+    try:
+        loaded = load_record(file)
+    except RecordError as exc:
+        _fail(str(exc))
+    console = Console()
+    if interactive is None:
+        interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    if interactive:
+        step_through(loaded, console)
+    else:
+        print_record(loaded, console)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,124 @@
+"""A game in the terminal: humans type moves in notation, agents answer.
+
+The loop knows no game by name: it renders ``state.rich_text(seat)``, reads
+notation through ``state.string_to_action`` and draws chance outcomes itself.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from rich.console import Console
+
+from tileworks.agents import Agent, make
+from tileworks.core import SPECTATOR, Game, IllegalActionError, State, sample_chance
+from tileworks.core.records import save_record
+
+HUMAN = "human"
+HELP = (
+    "Type a move in notation (the legal ones are listed with ?).\n"
+    "  ?      list the legal moves\n"
+    "  board  show the table again\n"
+    "  help   this help\n"
+    "  quit   stop the game (the record is still saved with --record)"
+)
+
+
+def parse_seats(spec: str) -> list[str]:
+    """``"human,random"`` -> ``["human", "random"]``, checking each agent spec."""
+    seats = [s.strip().lower() for s in spec.split(",") if s.strip()]
+    if not seats:
+        raise ValueError("--players needs at least one seat, e.g. human,random")
+    for seat in seats:
+        if seat != HUMAN:
+            make(seat)  # raises ValueError listing the valid specs
+    return seats
+
+
+@dataclass
+class TerminalGame:
+    """One game between the given seats, driven through ``ask`` and ``console``."""
+
+    game: Game
+    seats: list[str]
+    seed: int | None = None
+    console: Console = field(default_factory=Console)
+    ask: Callable[[str], str] = input
+    record: Path | None = None
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+        self.agents: dict[int, Agent] = {
+            i: make(s, seed=None if self.seed is None else self.seed + 1 + i)
+            for i, s in enumerate(self.seats)
+            if s != HUMAN
+        }
+        self.humans = [i for i, s in enumerate(self.seats) if s == HUMAN]
+
+    def viewer(self, state: State) -> int:
+        """Whose eyes the table is drawn for: the human to move, or the only human."""
+        if state.current_player() in self.humans:
+            return state.current_player()
+        return self.humans[0] if len(self.humans) == 1 else SPECTATOR
+
+    def play(self) -> State:
+        state = self.game.new_initial_state()
+        shown_for = None
+        try:
+            while not state.is_terminal():
+                player = state.current_player()
+                if state.is_chance_node():
+                    outcome = sample_chance(state, self.rng)
+                    state.apply_action(outcome)
+                    continue
+                if player in self.agents:
+                    action = self.agents[player].step(state)
+                    text = state.action_to_string(action)
+                    self.console.print(
+                        f"P{player + 1} ({self.seats[player]}) plays [bold]{text}[/bold]", highlight=False
+                    )
+                    state.apply_action(action)
+                    continue
+                if shown_for != len(state.history()):
+                    self.console.print(state.rich_text(self.viewer(state)))
+                    shown_for = len(state.history())
+                if not self._human_turn(state):
+                    self.console.print("Game stopped.")
+                    break
+            else:
+                self.console.print(state.rich_text(self.viewer(state)))
+                self.console.print(f"Scores: {state.scores()}  returns: {state.returns()}")
+        finally:
+            if self.record is not None:
+                save_record(state, self.record, self.seats)
+                self.console.print(f"Record saved to {self.record}")
+        return state
+
+    def _human_turn(self, state: State) -> bool:
+        """Read one command; apply a legal move. False when the player quits."""
+        try:
+            line = self.ask(f"{state.decision()} > ").strip()
+        except EOFError:
+            return False
+        word = line.lower()
+        if word in ("quit", "exit", "q"):
+            return False
+        if word in ("?", "moves"):
+            moves = [state.action_to_string(a) for a in state.legal_actions()]
+            self.console.print("Legal moves: " + " ".join(moves))
+            return True
+        if word in ("help", "h"):
+            self.console.print(HELP)
+            return True
+        if word in ("board", "b", ""):
+            self.console.print(state.rich_text(self.viewer(state)))
+            return True
+        try:
+            action = state.string_to_action(line)
+            state.apply_action(action)
+        except IllegalActionError as exc:
+            self.console.print(f"[red]Not a legal move:[/red] {exc}", highlight=False)
+        return True

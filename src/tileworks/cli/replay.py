@@ -1,0 +1,72 @@
+"""Stepping through a game record in the terminal."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from rich.console import Console
+
+from tileworks.core.records import GameRecord
+
+HELP = "Enter: next move   b: back   N: go to move N   e: end   s: start   q: quit"
+
+
+def player_steps(record: GameRecord) -> list[int]:
+    """Indices (number of actions applied) of the positions worth showing:
+    the start of play and the position after every player's move."""
+    steps = [i + 1 for i, mover in enumerate(record.movers) if mover >= 0]
+    first = next((i for i, mover in enumerate(record.movers) if mover >= 0), len(record.actions))
+    return [first] + steps
+
+
+def print_record(record: GameRecord, console: Console) -> None:
+    """The whole game as a numbered move list, then the final table."""
+    game = record.game
+    console.print(
+        f"[bold]{game.name}[/bold] {game.json_options()}  players: {', '.join(record.players)}"
+        + (f"  ({record.created})" if record.created else "")
+    )
+    number = 0
+    for mover, move in zip(record.movers, record.moves):
+        if mover >= 0:
+            number += 1
+            console.print(f"{number:4d}. P{mover + 1} {move}")
+    final = record.final_state()
+    console.print(final.rich_text())
+    if final.is_terminal():
+        console.print(f"Scores: {final.scores()}  returns: {final.returns()}")
+    else:
+        console.print("The record ends before the game did.")
+
+
+def step_through(record: GameRecord, console: Console, ask: Callable[[str], str] = input) -> None:
+    """Interactive replay: one player's move at a time, back and forth."""
+    states = record.states()
+    steps = player_steps(record)
+    at = 0
+    console.print(HELP)
+    while True:
+        index = steps[at]
+        if index > 0 and record.movers[index - 1] >= 0:
+            console.print(f"Move {at}: P{record.movers[index - 1] + 1} played {record.moves[index - 1]}")
+        console.print(states[index].rich_text())
+        try:
+            word = ask(f"[{at}/{len(steps) - 1}] > ").strip().lower()
+        except EOFError:
+            return
+        if word in ("q", "quit"):
+            return
+        if word == "b":
+            at = max(0, at - 1)
+        elif word == "s":
+            at = 0
+        elif word == "e":
+            at = len(steps) - 1
+        elif word.isdigit():
+            at = min(int(word), len(steps) - 1)
+        elif word in ("", "n"):
+            if at == len(steps) - 1:
+                console.print("That was the last move.")
+            at = min(at + 1, len(steps) - 1)
+        else:
+            console.print(HELP)

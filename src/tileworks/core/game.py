@@ -1,0 +1,282 @@
+"""``Game`` and ``State``: the protocol every tileworks game implements.
+
+The method names are OpenSpiel's. A game subclasses both and supplies the
+rules through a handful of underscore hooks; the base classes supply the
+checks every game shares (an illegal action raises and changes nothing,
+legal actions are cached between moves, JSON round-trips, equality).
+"""
+
+from __future__ import annotations
+
+import json
+import operator
+import random
+from typing import Any
+
+from tileworks.core.constants import CHANCE, SPECTATOR, TERMINAL
+from tileworks.core.errors import IllegalActionError, RecordError
+
+
+class Game:
+    """A game with fixed options: the factory of its states."""
+
+    #: the registry name, set by each subclass
+    name: str = ""
+
+    def __init__(self, options: dict[str, Any]):
+        self._options = dict(options)
+
+    # -- OpenSpiel's Game API -------------------------------------------------
+    def num_players(self) -> int:
+        return self._options["players"]
+
+    def num_distinct_actions(self) -> int:
+        """Size of the player action space (actions are ``0..n-1``)."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def max_chance_outcomes(self) -> int:
+        """Size of the chance outcome space (outcomes are ``0..n-1``)."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def max_game_length(self) -> int:
+        """An upper bound on the number of player decisions in one game."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def max_chance_nodes(self) -> int:
+        """An upper bound on the number of chance outcomes in one game."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def new_initial_state(self) -> "State":
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def options(self) -> dict[str, Any]:
+        """The resolved options, defaults included (a copy)."""
+        return dict(self._options)
+
+    def json_options(self) -> dict[str, Any]:
+        """The options as plain JSON types (tuples become lists)."""
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in self._options.items()}
+
+    def state_from_json(self, data: str | dict[str, Any]) -> "State":
+        """Rebuild a state written by :meth:`State.to_json`.
+
+        Raises :class:`RecordError` naming the first problem; nothing is
+        half-built.
+        """
+        if isinstance(data, str):
+            try:
+                data = json.loads(data)
+            except json.JSONDecodeError as exc:
+                raise RecordError(f"state is not valid JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise RecordError("state must be a JSON object")
+        if data.get("game") != self.name:
+            raise RecordError(f"state is for game {data.get('game')!r}, not {self.name!r}")
+        if data.get("options") != self.json_options():
+            raise RecordError(
+                f"state options {data.get('options')!r} differ from this game's {self.json_options()!r}"
+            )
+        history = data.get("history")
+        if not isinstance(history, list) or not all(
+            type(a) is int and a >= 0 for a in history
+        ):
+            raise RecordError("state 'history' must be a list of non-negative integers")
+        fields = data.get("state")
+        if not isinstance(fields, dict):
+            raise RecordError("state 'state' must be a JSON object")
+        state = self._state_from_fields(fields)
+        state._history = list(history)
+        return state
+
+    def _state_from_fields(self, fields: dict[str, Any]) -> "State":
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in sorted(self._options.items()))
+        return f"load_game({self.name!r}, {opts})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and (self.name, self._options) == (other.name, other._options)
+
+    def __hash__(self) -> int:
+        return hash((self.name, tuple(sorted(self._options.items()))))
+
+
+class State:
+    """One position of a game, including whose decision it is.
+
+    Subclasses implement the rules through ``_legal_actions``, ``_apply``,
+    ``_fields`` and the notation hooks; they must keep ``_history`` and reset
+    ``_legal`` (the cached legal actions) whenever the position changes.
+    """
+
+    __slots__ = ("_game", "_history", "_legal")
+
+    def __init__(self, game: Game):
+        self._game = game
+        self._history: list[int] = []
+        self._legal: list[int] | None = None
+
+    # -- hooks for subclasses -------------------------------------------------
+    def current_player(self) -> int:
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def _legal_actions(self) -> list[int]:
+        """Sorted legal actions (or chance outcomes) of the current node."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def _apply(self, action: int) -> None:
+        """Apply an action already known to be legal."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def _fields(self) -> dict[str, Any]:
+        """The whole position as plain JSON types (history excluded)."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def decision(self) -> str:
+        """A sentence naming the decision being made now."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    # -- the protocol ---------------------------------------------------------
+    def game(self) -> Game:
+        return self._game
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """Sorted legal actions; empty at terminal states and for other seats."""
+        if player is not None and player != self.current_player():
+            return []
+        if self._legal is None:
+            self._legal = [] if self.is_terminal() else self._legal_actions()
+        return list(self._legal)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(outcome, probability)`` pairs of a chance node, summing to 1."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def apply_action(self, action: int) -> None:
+        """Apply a legal action; an illegal one raises and changes nothing."""
+        if type(action) is not int:
+            action = _as_action(action, self)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = [] if self.is_terminal() else self._legal_actions()
+        if action not in legal:
+            raise IllegalActionError(self.why_illegal(action))
+        self._legal = None
+        self._history.append(action)
+        self._apply(action)
+
+    def returns(self) -> list[float]:
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def scores(self) -> list[int]:
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def history(self) -> list[int]:
+        """Every action so far, chance outcomes included."""
+        return list(self._history)
+
+    def history_str(self) -> str:
+        return " ".join(map(str, self._history))
+
+    def clone(self) -> "State":
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def child(self, action: int) -> "State":
+        """A clone with ``action`` applied."""
+        state = self.clone()
+        state.apply_action(action)
+        return state
+
+    def action_to_string(self, action: int, player: int | None = None) -> str:
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def string_to_action(self, text: str, player: int | None = None) -> int:
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def view(self, viewer: int = SPECTATOR) -> dict[str, Any]:
+        """What ``viewer`` (a seat, or ``SPECTATOR``) may see, as JSON types."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def observation_string(self, player: int = SPECTATOR) -> str:
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def information_state_string(self, player: int = SPECTATOR) -> str:
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def resample_hidden(self, player: int, rng: random.Random) -> "State":
+        """A state consistent with what ``player`` knows (a clone if nothing is hidden)."""
+        return self.clone()
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as plain JSON types; ``Game.state_from_json`` inverts it."""
+        return {
+            "game": self._game.name,
+            "options": self._game.json_options(),
+            "state": self._fields(),
+            "history": list(self._history),
+        }
+
+    # -- helpers --------------------------------------------------------------
+    def why_illegal(self, action: Any) -> str:
+        """The message an illegal ``action`` gets: the decision and the legal moves."""
+        if self.is_terminal():
+            return f"action {action!r} is not legal: the game is over"
+        legal = self.legal_actions()
+        shown = ", ".join(self.action_to_string(a) for a in legal[:12])
+        more = f" and {len(legal) - 12} more" if len(legal) > 12 else ""
+        return (
+            f"action {action!r} is not legal while {self.decision()}; "
+            f"legal: {shown}{more}"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State) or other._game != self._game:
+            return False
+        return self._history == other._history and self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # states are mutable
+
+    def rich_text(self, viewer: int = SPECTATOR) -> Any:
+        """A Rich renderable of what ``viewer`` sees (games add colour)."""
+        from rich.text import Text
+
+        return Text(self.observation_string(viewer))
+
+    def __rich__(self) -> Any:
+        return self.rich_text(SPECTATOR)
+
+    def __str__(self) -> str:
+        return self.observation_string(SPECTATOR)
+
+
+def _as_action(action: Any, state: State) -> int:
+    """Accept int-like values (e.g. NumPy integers) but not bools or strings."""
+    if isinstance(action, (bool, str, bytes, float)):
+        raise IllegalActionError(
+            f"malformed action {action!r}: actions are integers (use string_to_action for notation)"
+        )
+    try:
+        return operator.index(action)
+    except TypeError:
+        raise IllegalActionError(
+            f"malformed action {action!r}: actions are integers"
+        ) from None
+
+
+def sample_chance(state: State, rng: random.Random) -> int:
+    """Draw a chance outcome of ``state`` with its probability."""
+    outcomes = state.chance_outcomes()
+    pick = rng.random()
+    total = 0.0
+    for action, probability in outcomes:
+        total += probability
+        if pick < total:
+            return action
+    return outcomes[-1][0]

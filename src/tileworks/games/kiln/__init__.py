@@ -1,0 +1,64 @@
+"""KILN (Néstor Romeral Andrés): push tiles through a shared kiln, copy your
+colour's largest group into your warehouse, sell complete rows or columns.
+
+Rules in our words, with every ruling: ``docs/rules/kiln.md``.
+
+>>> import tileworks
+>>> game = tileworks.load_game("kiln", players=2)
+>>> game.num_distinct_actions(), game.max_chance_outcomes()
+(174, 24)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tileworks.core import OptionSet, register
+from tileworks.core.options import bool_option, choice_option, int_option, subset_option
+from tileworks.core.registry import GameInfo
+from tileworks.games.kiln.notation import position
+from tileworks.games.kiln.rules import HEAT_CELLS, KilnGame, KilnState
+
+
+def _check(values: dict[str, Any]) -> None:
+    if values["variant"] == "advanced" and values["players"] != 2:
+        raise ValueError(
+            f"bad value {values['players']!r} for option 'players': the advanced variant is for 2 players; "
+            "allowed: 2 with variant='advanced', 2 to 4 with variant='standard'"
+        )
+
+
+OPTIONS = OptionSet(
+    (
+        int_option("players", 2, 2, 4, "number of players"),
+        int_option("goal", 17, 1, 100, "score that wins at once"),
+        choice_option("variant", "standard", ("standard", "advanced"),
+                      "advanced: 2 players with two colours and two warehouses each"),
+        subset_option("heat_tokens", HEAT_CELLS, "score cells that give an extra turn"),
+        bool_option("erase_rule", False, "erase one cell when the shape fits nowhere"),
+        int_option("turn_limit", 300, 1, 10_000, "safeguard: the game is a draw after this many turns"),
+    ),
+    _check,
+)
+
+GAME_INFO = register(
+    GameInfo(
+        name="kiln",
+        title="KILN",
+        min_players=2,
+        max_players=4,
+        options=OPTIONS,
+        factory=KilnGame,
+        summary="push tiles through a shared kiln, copy shapes into your warehouse, sell rows or columns",
+        test_configs=(
+            {},
+            {"players": 3, "turn_limit": 60},
+            {"players": 4, "goal": 10, "turn_limit": 60},
+            {"variant": "advanced", "turn_limit": 60},
+            {"erase_rule": True, "heat_tokens": (5, 8, 14, 17, 19, 23, 26), "goal": 30, "turn_limit": 80},
+            {"players": 3, "goal": 6, "heat_tokens": (5,), "erase_rule": True},
+        ),
+    )
+)
+
+__all__ = ["GAME_INFO", "KilnGame", "KilnState", "position"]

@@ -1,0 +1,433 @@
+"""KILN notation, serialisation and views.
+
+One notation, used everywhere (typed moves, records, logs):
+
+=============  ===========================================================
+``c8``         push: move the outer tile to border cell c8 and push it in
+``d4``         group: copy the largest group that contains kiln cell d4
+``p23``        place: the shape's first tile (top row, leftmost) goes on
+               warehouse row 2, column 3
+``x23``        erase (erase rule): erase warehouse row 2, column 3
+``keep``       decline the erase
+``$r35``       sell rows 3 and 5; ``$c5`` sells column 5
+``pass``       sell nothing
+=============  ===========================================================
+
+Warehouse rows are numbered 1-5 from the top and columns 1-5 from the left.
+Chance outcomes read ``red`` (the colour of the next kiln tile during
+setup), ``c8`` (the black tile's border cell) and ``P2`` (a tied first
+player).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from tileworks.core import CHANCE, SPECTATOR, TERMINAL, IllegalActionError, RecordError
+from tileworks.games.kiln import board
+from tileworks.games.kiln.board import BORDER_INDEX, BORDER_NAMES, KILN_CELL_INDEX, KILN_CELL_NAMES
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tileworks.games.kiln.rules import KilnGame, KilnState
+
+
+def _rules():
+    from tileworks.games.kiln import rules
+
+    return rules
+
+
+def seat_name(seat: int) -> str:
+    return f"P{seat + 1}"
+
+
+def seat_label(game: "KilnGame", seat: int) -> str:
+    """``P1 (red)`` or, in the advanced variant, ``P1 (red+green)``."""
+    colours = "+".join(_rules().COLOUR_NAMES[c] for c in game.colours[seat])
+    return f"{seat_name(seat)} ({colours})"
+
+
+def _cell(index: int) -> str:
+    return f"{index // 5 + 1}{index % 5 + 1}"
+
+
+def describe_decision(state: "KilnState") -> str:
+    """A sentence naming the decision of ``state``."""
+    r = _rules()
+    game = state._game
+    phase = state.phase
+    if phase == r.FILL:
+        filled = sum(m.bit_count() for m in state.masks)
+        return f"chance fills {KILN_CELL_NAMES[filled]} of the kiln"
+    if phase == r.BLACK_TILE:
+        return "chance places the black tile on a border cell"
+    if phase == r.FIRST_PLAYER:
+        seats = ", ".join(seat_name(s) for s in state._tied_starters())
+        return f"chance picks the first player among {seats}"
+    if phase == r.OVER:
+        return "the game is over"
+    who = seat_label(game, state.player)
+    colour = r.COLOUR_NAMES[state.mover_colour()]
+    if phase == r.PUSHING:
+        tile = r.TILE_LETTERS[state.outer_tile]
+        return f"{who} pushes the outer tile ({tile} on {BORDER_NAMES[state.outer_cell]})"
+    if phase == r.CHOOSING:
+        return f"{who} chooses one of the largest {colour} groups"
+    if phase == r.PLACING:
+        return f"{who} chooses where to paint the {colour} shape"
+    if phase == r.ERASING:
+        return f"{who} may erase one painted {colour} cell (the shape fits nowhere)"
+    return f"{who} may sell complete rows or columns of the {colour} warehouse"
+
+
+def action_to_string(state: "KilnState", action: int) -> str:
+    """The notation of ``action`` in ``state``'s current decision."""
+    r = _rules()
+    if state.player == CHANCE:
+        if state.phase == r.FILL:
+            return r.COLOUR_NAMES[action] if 0 <= action < 4 else str(action)
+        if state.phase == r.BLACK_TILE:
+            return BORDER_NAMES[action] if 0 <= action < 24 else str(action)
+        return seat_name(action)
+    return player_action_to_string(action)
+
+
+def player_action_to_string(action: int) -> str:
+    """The notation of a player action (player action ids are unique per kind).
+
+    >>> [player_action_to_string(a) for a in (0, 24, 72, 110, 115, 146, 173)]
+    ['b8', 'b7', 'p33', 'keep', '$r3', '$c3', 'pass']
+    """
+    r = _rules()
+    if r.PUSH <= action < r.GROUP:
+        return BORDER_NAMES[action]
+    if r.GROUP <= action < r.PLACE:
+        return KILN_CELL_NAMES[action - r.GROUP]
+    if r.PLACE <= action < r.ERASE:
+        return "p" + _cell(action - r.PLACE)
+    if r.ERASE <= action < r.KEEP:
+        return "x" + _cell(action - r.ERASE)
+    if action == r.KEEP:
+        return "keep"
+    if r.SELL_ROWS <= action < r.SELL_COLUMNS:
+        return "$r" + _digits(action - r.SELL_ROWS + 1)
+    if r.SELL_COLUMNS <= action < r.NO_SALE:
+        return "$c" + _digits(action - r.SELL_COLUMNS + 1)
+    if action == r.NO_SALE:
+        return "pass"
+    return str(action)
+
+
+def _digits(subset: int) -> str:
+    return "".join(str(i + 1) for i in range(5) if subset >> i & 1)
+
+
+_WAREHOUSE_CELL = re.compile(r"^([px])([1-5])([1-5])$")
+_SALE = re.compile(r"^(?:\$|sell)?([rc])([1-5]+)$")
+
+
+def string_to_action(state: "KilnState", text: str) -> int:
+    """Read a move typed in notation; it must be legal in ``state``.
+
+    Raises :class:`IllegalActionError` saying why the text is not a legal move.
+    """
+    r = _rules()
+    if not isinstance(text, str):
+        raise IllegalActionError(f"a move must be text, not {text!r}")
+    word = re.sub(r"\s+", "", text.strip().lower())
+    action = _parse(state, word)
+    if action is None:
+        raise IllegalActionError(
+            f"cannot read {text!r} as a KILN move while {describe_decision(state)}; "
+            "moves look like c8 (push), d4 (group), p23 (place), x23 (erase), keep, "
+            "$r35 / $c5 (sell), pass"
+        )
+    if action not in state.legal_actions():
+        raise IllegalActionError(state.why_illegal(text))
+    return action
+
+
+def _parse(state: "KilnState", word: str) -> int | None:
+    r = _rules()
+    phase = state.phase
+    if phase == r.FILL:
+        return r.COLOUR_NAMES.index(word) if word in r.COLOUR_NAMES[:4] else None
+    if phase == r.BLACK_TILE:
+        return BORDER_INDEX.get(word)
+    if phase == r.FIRST_PLAYER:
+        match = re.fullmatch(r"p([1-4])", word)
+        return int(match.group(1)) - 1 if match else None
+    if phase == r.SELLING:
+        if word in ("pass", "-", "none"):
+            return r.NO_SALE
+        match = _SALE.match(word)
+        if not match or len(set(match.group(2))) != len(match.group(2)):
+            return None
+        subset = sum(1 << (int(d) - 1) for d in match.group(2))
+        base = r.SELL_ROWS if match.group(1) == "r" else r.SELL_COLUMNS
+        return base + subset - 1
+    if word in BORDER_INDEX:
+        return r.PUSH + BORDER_INDEX[word]
+    if word in KILN_CELL_INDEX:
+        return _group_action(state, KILN_CELL_INDEX[word])
+    if word == "keep":
+        return r.KEEP
+    match = _WAREHOUSE_CELL.match(word)
+    if match:
+        index = 5 * (int(match.group(2)) - 1) + int(match.group(3)) - 1
+        return (r.PLACE if match.group(1) == "p" else r.ERASE) + index
+    return None
+
+
+def _group_action(state: "KilnState", cell: int) -> int:
+    """Any cell of a group names the choice that group stands for."""
+    r = _rules()
+    if state.phase != r.CHOOSING:
+        return r.GROUP + cell
+    colour = state.mover_colour()
+    mask = state.masks[colour]
+    group = board.grow(1 << cell, mask)
+    if not mask >> cell & 1 or group not in board.largest_groups(mask):
+        return r.GROUP + cell
+    warehouse = state.warehouses[colour]
+
+    def result(g: int) -> int:
+        key, shape = board.shape_of(g)
+        return key if shape and board.placements(shape, warehouse) else -1
+
+    wanted = result(group)
+    return next(r.GROUP + board.first_cell(c) for c in state._group_choices() if result(c) == wanted)
+
+
+# -- serialisation ------------------------------------------------------------
+def _mask_rows(mask: int, width: int, rows: int, mark: str = "#") -> list[str]:
+    return [
+        "".join(mark if mask >> (width * y + x) & 1 else "." for x in range(width))
+        for y in range(rows)
+    ]
+
+
+def kiln_rows(state: "KilnState") -> list[str]:
+    letters = _rules().TILE_LETTERS
+    out = []
+    for y in range(6):
+        row = ""
+        for x in range(6):
+            tile = state.tile_at(6 * y + x)
+            row += letters[tile] if tile >= 0 else "."
+        out.append(row)
+    return out
+
+
+def state_fields(state: "KilnState") -> dict[str, Any]:
+    r = _rules()
+    game = state._game
+    return {
+        "kiln": kiln_rows(state),
+        "outer": {
+            "tile": r.TILE_LETTERS[state.outer_tile] if state.outer_tile >= 0 else None,
+            "cell": BORDER_NAMES[state.outer_cell] if state.outer_cell >= 0 else None,
+        },
+        "warehouses": {
+            r.COLOUR_NAMES[c]: _mask_rows(state.warehouses[c], 5, 5) for c in game.owned
+        },
+        "points": list(state.points),
+        "to_move": state.player,
+        "phase": r.PHASE_NAMES[state.phase],
+        "step": state.step,
+        "pending": _mask_rows(state.pending, 5, 5) if state.pending else None,
+        "turn_points": state.turn_points,
+        "turns": state.turns,
+        "winner": state.winner,
+        "black_out": state.black_out,
+    }
+
+
+def _fail(field: str, why: str) -> RecordError:
+    return RecordError(f"state field {field!r}: {why}")
+
+
+def _read_rows(value: Any, field: str, width: int, alphabet: str) -> list[str]:
+    if (
+        not isinstance(value, list)
+        or len(value) != width
+        or not all(isinstance(row, str) and len(row) == width for row in value)
+    ):
+        raise _fail(field, f"expected {width} strings of {width} characters")
+    for row in value:
+        bad = set(row) - set(alphabet)
+        if bad:
+            raise _fail(field, f"unexpected character {sorted(bad)[0]!r}; allowed: {alphabet}")
+    return value
+
+
+def _rows_to_mask(rows: list[str], width: int, mark: str = "#") -> int:
+    return sum(1 << (width * y + x) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == mark)
+
+
+def _int(fields: dict[str, Any], name: str, lo: int, hi: int) -> int:
+    value = fields.get(name)
+    if type(value) is not int or not lo <= value <= hi:
+        raise _fail(name, f"expected an integer from {lo} to {hi}, got {value!r}")
+    return value
+
+
+def state_from_fields(game: "KilnGame", fields: dict[str, Any]) -> "KilnState":
+    """Build a state from :func:`state_fields` output, checking every field."""
+    r = _rules()
+    state = r.KilnState(game)
+    rows = _read_rows(fields.get("kiln"), "kiln", 6, r.TILE_LETTERS + ".")
+    for tile, letter in enumerate(r.TILE_LETTERS):
+        state.masks[tile] = _rows_to_mask(rows, 6, letter)
+    phase_name = fields.get("phase")
+    if phase_name not in r.PHASE_NAMES:
+        raise _fail("phase", f"expected one of {', '.join(r.PHASE_NAMES)}, got {phase_name!r}")
+    state.phase = r.PHASE_NAMES.index(phase_name)
+    outer = fields.get("outer")
+    if not isinstance(outer, dict):
+        raise _fail("outer", "expected an object with 'tile' and 'cell'")
+    in_setup = state.phase in (r.FILL, r.BLACK_TILE)
+    filled = sum(m.bit_count() for m in state.masks)
+    if in_setup:
+        if state.masks[r.BLACK] or _rows_to_mask(rows, 6, ".") != ((1 << 36) - 1) ^ ((1 << filled) - 1):
+            raise _fail("kiln", "during setup the kiln fills in reading order with coloured tiles only")
+        if state.phase == r.BLACK_TILE and filled != 36:
+            raise _fail("kiln", "the black tile is placed only once the kiln is full")
+        if state.phase == r.FILL and filled == 36:
+            raise _fail("phase", "the kiln is full, so setup is past the fill")
+        if outer != {"tile": "K", "cell": None}:
+            raise _fail("outer", "during setup the outer tile is the black tile, not yet placed")
+        state.outer_tile, state.outer_cell = r.BLACK, -1
+    else:
+        if filled != 36:
+            raise _fail("kiln", "every kiln cell must hold a tile once setup is over")
+        if outer.get("tile") not in tuple(r.TILE_LETTERS) or outer.get("cell") not in BORDER_INDEX:
+            raise _fail("outer", "expected a tile letter (RBGYK) and a border cell name")
+        state.outer_tile = r.TILE_LETTERS.index(outer["tile"])
+        state.outer_cell = BORDER_INDEX[outer["cell"]]
+    counts = [m.bit_count() for m in state.masks]
+    if not in_setup:
+        counts[state.outer_tile] += 1
+        if counts != [9, 9, 9, 9, 1]:
+            raise _fail("kiln", f"tile counts (with the outer tile) must be 9 of each colour and 1 black, got {counts}")
+    elif max(counts) > 9:
+        raise _fail("kiln", "a colour has more than 9 tiles")
+
+    houses = fields.get("warehouses")
+    names = [r.COLOUR_NAMES[c] for c in game.owned]
+    if not isinstance(houses, dict) or sorted(houses) != sorted(names):
+        raise _fail("warehouses", f"expected one warehouse for each of {', '.join(names)}")
+    for colour in game.owned:
+        name = r.COLOUR_NAMES[colour]
+        state.warehouses[colour] = _rows_to_mask(_read_rows(houses[name], f"warehouses.{name}", 5, "#."), 5)
+
+    points = fields.get("points")
+    if not isinstance(points, list) or len(points) != game.players or not all(
+        type(p) is int and p >= 0 for p in points
+    ):
+        raise _fail("points", f"expected {game.players} non-negative integers")
+    state.points = list(points)
+    state.turns = _int(fields, "turns", 0, game.turn_limit)
+    state.turn_points = _int(fields, "turn_points", 0, 1000)
+    state.winner = _int(fields, "winner", -1, game.players - 1)
+    state.step = _int(fields, "step", 0, len(game.colours[0]) - 1)
+    black_out = fields.get("black_out")
+    if type(black_out) is not bool:
+        raise _fail("black_out", "expected true or false")
+    state.black_out = black_out
+    to_move = fields.get("to_move")
+    if state.phase in (r.FILL, r.BLACK_TILE, r.FIRST_PLAYER):
+        expected_ok = to_move == CHANCE
+    elif state.phase == r.OVER:
+        expected_ok = to_move == TERMINAL
+    else:
+        expected_ok = type(to_move) is int and 0 <= to_move < game.players
+    if not expected_ok:
+        raise _fail("to_move", f"{to_move!r} does not fit phase {phase_name!r}")
+    state.player = to_move
+    if state.phase == r.OVER:
+        won = state.winner >= 0 and state.points[state.winner] >= game.goal
+        if not won and state.turns != game.turn_limit:
+            raise _fail("winner", "a finished game needs a winner at the goal or the turn limit reached")
+    elif state.winner != -1:
+        raise _fail("winner", "only a finished game has a winner")
+    pending = fields.get("pending")
+    if state.phase == r.PLACING:
+        state.pending = _rows_to_mask(_read_rows(pending, "pending", 5, "#."), 5)
+        if not state.pending & board.ROW_MASKS[0] or not state.pending & board.COLUMN_MASKS[0]:
+            raise _fail("pending", "expected a non-empty shape touching the warehouse's top and left edges")
+    elif pending is not None:
+        raise _fail("pending", "only the place step has a pending shape")
+    if not state.is_terminal() and not state.legal_actions():
+        raise _fail("phase", f"phase {phase_name!r} has no legal action in this position")
+    return state
+
+
+def position(game: "KilnGame", **fields: Any) -> "KilnState":
+    """A position for tests and puzzles: ``state_fields`` with defaults.
+
+    Defaults: empty warehouses, zero points, P1 to push, black tile outside
+    on b8. ``kiln`` (6 strings of RBGYK) is required.
+    """
+    r = _rules()
+    base: dict[str, Any] = {
+        "outer": {"tile": "K", "cell": "b8"},
+        "warehouses": {r.COLOUR_NAMES[c]: ["....."] * 5 for c in game.owned},
+        "points": [0] * game.players,
+        "to_move": 0,
+        "phase": "push",
+        "step": 0,
+        "pending": None,
+        "turn_points": 0,
+        "turns": 0,
+        "winner": -1,
+        "black_out": False,
+    }
+    houses = dict(base["warehouses"])
+    houses.update(fields.pop("warehouses", {}))
+    base.update(fields)
+    base["warehouses"] = houses
+    return state_from_fields(game, base)
+
+
+# -- views ----------------------------------------------------------------------
+def view(state: "KilnState", viewer: int = SPECTATOR) -> dict[str, Any]:
+    """Everything a viewer may see; in KILN that is the whole table."""
+    r = _rules()
+    game = state._game
+    if viewer != SPECTATOR and not (type(viewer) is int and 0 <= viewer < game.players):
+        raise ValueError(f"unknown viewer {viewer!r}: a seat 0-{game.players - 1} or SPECTATOR")
+    moving = state.player >= 0
+    return {
+        "game": "kiln",
+        "viewer": viewer,
+        "goal": game.goal,
+        "variant": game.variant,
+        "heat_tokens": list(game.heat_tokens),
+        "erase_rule": game.erase_rule,
+        "turn": state.turns + (0 if state.phase == r.OVER else 1),
+        "turn_limit": game.turn_limit,
+        "kiln": kiln_rows(state),
+        "outer": {
+            "tile": r.TILE_LETTERS[state.outer_tile],
+            "cell": BORDER_NAMES[state.outer_cell] if state.outer_cell >= 0 else None,
+        },
+        "seats": [
+            {
+                "name": seat_name(seat),
+                "colours": [r.COLOUR_NAMES[c] for c in game.colours[seat]],
+                "points": state.points[seat],
+                "warehouses": [_mask_rows(state.warehouses[c], 5, 5) for c in game.colours[seat]],
+            }
+            for seat in range(game.players)
+        ],
+        "to_move": state.player,
+        "phase": r.PHASE_NAMES[state.phase],
+        "decision": describe_decision(state),
+        "colour": r.COLOUR_NAMES[state.mover_colour()] if moving else None,
+        "pending": _mask_rows(state.pending, 5, 5) if state.pending else None,
+        "legal": [action_to_string(state, a) for a in state.legal_actions()] if moving else [],
+        "winner": state.winner,
+        "draw": state.is_draw(),
+    }

@@ -1,0 +1,210 @@
+"""Drawing a KILN view: plain text, Rich colour text, and SVG.
+
+Renderers take a *view* (``state.view(viewer)``), never a state, so they can
+only show what that viewer may see.
+
+>>> import tileworks
+>>> from tileworks.games.kiln import position
+>>> game = tileworks.load_game("kiln")
+>>> state = position(game, kiln=["RRBBGG", "YYRRBB", "GGYYRR", "BBGGYY", "RRBBGG", "YYRRBB"],
+...                  warehouses={"red": ["##...", ".....", ".....", ".....", "....."]})
+>>> print(render_text(state.view()))  # doctest: +NORMALIZE_WHITESPACE
+KILN  goal 17  turn 1/300
+    a b c d e f g h
+ 8    K . . . . .
+ 7  . R R B B G G .
+ 6  . Y Y R R B B .
+ 5  . G G Y Y R R .
+ 4  . B B G G Y Y .
+ 3  . R R B B G G .
+ 2  . Y Y R R B B .
+ 1    . . . . . .
+P1 red 0/17      P2 blue 0/17
+   1 2 3 4 5        1 2 3 4 5
+ 1 # # . . .      1 . . . . .
+ 2 . . . . .      2 . . . . .
+ 3 . . . . .      3 . . . . .
+ 4 . . . . .      4 . . . . .
+ 5 . . . . .      5 . . . . .
+> P1 (red) pushes the outer tile (K on b8)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+STYLES = {
+    "R": "bold red",
+    "B": "bold blue",
+    "G": "bold green",
+    "Y": "bold yellow",
+    "K": "bold white on black",
+}
+COLOUR_STYLE = {"red": "red", "blue": "blue", "green": "green", "yellow": "yellow"}
+SVG_FILL = {"R": "#d33", "B": "#36c", "G": "#2a2", "Y": "#eb2", "K": "#111", ".": "#eee"}
+FILES = "abcdefgh"
+
+Segment = tuple[str, str | None]
+
+
+def _border_cell(view: dict[str, Any], name: str) -> Segment:
+    outer = view["outer"]
+    if outer["cell"] == name:
+        return outer["tile"], STYLES[outer["tile"]]
+    return ".", "dim"
+
+
+def _kiln_lines(view: dict[str, Any]) -> list[list[Segment]]:
+    lines: list[list[Segment]] = [[("    " + " ".join(FILES), "dim")]]
+    for rank in range(8, 0, -1):
+        line: list[Segment] = [(f" {rank} ", "dim")]
+        for f, file in enumerate(FILES):
+            edge_file = f in (0, 7)
+            edge_rank = rank in (1, 8)
+            if edge_file and edge_rank:
+                line.append(("  ", None))
+                continue
+            if edge_file or edge_rank:
+                line.append((" ", None))
+                line.append(_border_cell(view, f"{file}{rank}"))
+                continue
+            letter = view["kiln"][7 - rank][f - 1]
+            line.append((" ", None))
+            line.append((letter, STYLES.get(letter, "dim")))
+        lines.append(line)
+    return lines
+
+
+def _warehouse_block(title: str, style: str, rows: list[str]) -> list[list[Segment]]:
+    block: list[list[Segment]] = [[(title, f"bold {style}")], [("   1 2 3 4 5", "dim")]]
+    for r, row in enumerate(rows):
+        line: list[Segment] = [(f" {r + 1}", "dim")]
+        for ch in row:
+            line.append((" ", None))
+            line.append(("#", f"bold {style}") if ch == "#" else (".", "dim"))
+        block.append(line)
+    return block
+
+
+def _width(line: list[Segment]) -> int:
+    return sum(len(text) for text, _ in line)
+
+
+def _side_by_side(blocks: list[list[list[Segment]]], gap: int = 6) -> list[list[Segment]]:
+    widths = [max(_width(line) for line in block) for block in blocks]
+    height = max(len(block) for block in blocks)
+    out = []
+    for y in range(height):
+        line: list[Segment] = []
+        for b, block in enumerate(blocks):
+            part = block[y] if y < len(block) else []
+            line.extend(part)
+            if b < len(blocks) - 1:
+                line.append((" " * (widths[b] - _width(part) + gap), None))
+        out.append(line)
+    return out
+
+
+def layout(view: dict[str, Any]) -> list[list[Segment]]:
+    """The view as lines of ``(text, rich style)`` segments."""
+    header = f"KILN  goal {view['goal']}  turn {view['turn']}/{view['turn_limit']}"
+    if view["heat_tokens"]:
+        header += "  heat " + " ".join(map(str, view["heat_tokens"]))
+    if view["variant"] == "advanced":
+        header += "  advanced"
+    if view["erase_rule"]:
+        header += "  erase rule"
+    lines: list[list[Segment]] = [[(header, "bold")]]
+    lines += _kiln_lines(view)
+    blocks = []
+    for seat in view["seats"]:
+        for colour, rows in zip(seat["colours"], seat["warehouses"]):
+            title = f"{seat['name']} {colour} {seat['points']}/{view['goal']}"
+            blocks.append(_warehouse_block(title, COLOUR_STYLE[colour], rows))
+    for start in range(0, len(blocks), 4):
+        lines += _side_by_side(blocks[start : start + 4])
+    if view["pending"]:
+        lines.append([(f"shape to place ({view['colour']}):", None)])
+        for row in view["pending"]:
+            if "#" in row:
+                lines.append([("   " + " ".join(row).rstrip(" ."), f"bold {COLOUR_STYLE[view['colour']]}")])
+    if view["phase"] == "over":
+        if view["draw"]:
+            result = "the turn limit was reached: a draw"
+        else:
+            winner = view["seats"][view["winner"]]["name"]
+            result = f"{winner} reaches the goal and wins"
+        lines.append([("Game over: " + result, "bold")])
+    else:
+        lines.append([("> " + view["decision"], "bold")])
+        if view["legal"] and view["phase"] != "push":
+            lines.append([("  choices: " + " ".join(view["legal"]), None)])
+    return lines
+
+
+def render_text(view: dict[str, Any]) -> str:
+    """Plain text, one line per row, no trailing spaces."""
+    return "\n".join("".join(t for t, _ in line).rstrip() for line in layout(view))
+
+
+def render_rich(view: dict[str, Any]):
+    """A :class:`rich.text.Text` with the tiles in colour."""
+    from rich.text import Text
+
+    text = Text()
+    for i, line in enumerate(layout(view)):
+        if i:
+            text.append("\n")
+        for part, style in line:
+            text.append(part, style=style)
+    return text
+
+
+def render_svg(view: dict[str, Any], cell: int = 28) -> str:
+    """An SVG picture of the rack and the warehouses (Jupyter shows it)."""
+    parts = []
+    pad = 4
+
+    def square(x: float, y: float, letter: str, size: int = cell) -> None:
+        parts.append(
+            f'<rect x="{x}" y="{y}" width="{size - 2}" height="{size - 2}" rx="3" '
+            f'fill="{SVG_FILL.get(letter, "#eee")}" stroke="#999"/>'
+        )
+
+    for rank in range(8, 0, -1):
+        for f, file in enumerate(FILES):
+            edge_file, edge_rank = f in (0, 7), rank in (1, 8)
+            if edge_file and edge_rank:
+                continue
+            x, y = pad + f * cell, pad + (8 - rank) * cell
+            if edge_file or edge_rank:
+                name = f"{file}{rank}"
+                letter = view["outer"]["tile"] if view["outer"]["cell"] == name else "."
+                if letter == ".":
+                    parts.append(
+                        f'<rect x="{x}" y="{y}" width="{cell - 2}" height="{cell - 2}" fill="none" stroke="#ccc"/>'
+                    )
+                    continue
+            else:
+                letter = view["kiln"][7 - rank][f - 1]
+            square(x, y, letter)
+    small = cell // 2
+    top = pad + 8 * cell + 10
+    left = pad
+    for seat in view["seats"]:
+        for colour, rows in zip(seat["colours"], seat["warehouses"]):
+            parts.append(
+                f'<text x="{left}" y="{top + 10}" font-family="sans-serif" font-size="11">'
+                f'{seat["name"]} {colour} {seat["points"]}</text>'
+            )
+            for r, row in enumerate(rows):
+                for c, ch in enumerate(row):
+                    letter = colour[0].upper() if ch == "#" else "."
+                    square(left + c * small, top + 14 + r * small, letter, small)
+            left += 5 * small + 16
+    width = max(pad * 2 + 8 * cell, left)
+    height = top + 14 + 5 * small + pad
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}">' + "".join(parts) + "</svg>"
+    )

@@ -1,0 +1,460 @@
+"""KILN rules: the game, its options and the state machine of a turn.
+
+A turn is a chain of decisions by the same player:
+
+1. **push** - move the outer tile to another border cell and push it in;
+2. **group** - choose among tied largest groups of your colour (skipped when
+   they all lead to the same result);
+3. **place** - choose where the copy goes in your warehouse (compulsory when
+   it fits anywhere; skipped when exactly one place fits), or, with the erase
+   rule and a shape that fits nowhere, **erase** one painted cell or keep;
+4. **sale** - sell a set of complete rows, a set of complete columns, or pass
+   (skipped when nothing is complete).
+
+In the advanced variant steps 2-3 run for each of the player's two colours,
+then step 4 for each warehouse in the same order.
+
+>>> import tileworks
+>>> state = tileworks.load_game("kiln").new_initial_state()
+>>> state.decision()
+'chance fills b7 of the kiln'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tileworks.core import CHANCE, SPECTATOR, TERMINAL, Game, RecordError, State
+from tileworks.games.kiln import board, notation
+from tileworks.games.kiln.board import (
+    BORDER_NAMES,
+    COLUMN_MASKS,
+    KILN_CELL_NAMES,
+    ROW_MASKS,
+)
+
+RED, BLUE, GREEN, YELLOW, BLACK = range(5)
+COLOUR_NAMES = ("red", "blue", "green", "yellow", "black")
+TILE_LETTERS = "RBGYK"
+TILES_PER_COLOUR = 9
+HEAT_CELLS = (5, 8, 14, 17, 19, 23, 26)
+
+# Player action ids (see docs/rules/kiln.md, "Action ids").
+PUSH = 0  # + border cell (24)
+GROUP = 24  # + kiln cell of the chosen group's first tile (36)
+PLACE = 60  # + warehouse cell where the shape's first tile goes (25)
+ERASE = 85  # + warehouse cell (25)
+KEEP = 110  # decline the erase
+SELL_ROWS = 111  # + row subset mask - 1 (31)
+SELL_COLUMNS = 142  # + column subset mask - 1 (31)
+NO_SALE = 173
+NUM_ACTIONS = 174
+
+# Phases of the state machine.
+FILL, BLACK_TILE, FIRST_PLAYER, PUSHING, CHOOSING, PLACING, ERASING, SELLING, OVER = range(9)
+PHASE_NAMES = (
+    "fill", "black", "first-player", "push", "group", "place", "erase", "sale", "over",
+)
+
+
+def seat_colours(players: int, variant: str) -> tuple[tuple[int, ...], ...]:
+    """The colours each seat plays, in the order they are copied and sold.
+
+    >>> seat_colours(3, "standard")
+    ((0,), (1,), (2,))
+    >>> seat_colours(2, "advanced")
+    ((0, 2), (1, 3))
+    """
+    if variant == "advanced":
+        return ((RED, GREEN), (BLUE, YELLOW))
+    return tuple((seat,) for seat in range(players))
+
+
+def starting_colours(masks: list[int], owned: list[int]) -> list[int]:
+    """Owned colours tied for starting: the lexicographically smallest list of
+    group sizes (largest group first) wins.
+
+    >>> row = lambda n, y: ((1 << n) - 1) << (6 * y)
+    >>> masks = [row(3, 0), row(2, 1) | row(2, 3), row(2, 2), 0, 0]
+    >>> starting_colours(masks, [RED, BLUE, GREEN])   # [3] vs [2, 2] vs [2]
+    [2]
+    """
+    keyed = [(board.group_sizes(masks[c]), c) for c in owned]
+    best = min(k for k, _ in keyed)
+    return [c for k, c in keyed if k == best]
+
+
+class KilnGame(Game):
+    """KILN with fixed options (see ``tileworks.games.kiln.GAME_INFO``)."""
+
+    name = "kiln"
+
+    def __init__(self, options: dict[str, Any]):
+        super().__init__(options)
+        self.players: int = options["players"]
+        self.goal: int = options["goal"]
+        self.variant: str = options["variant"]
+        self.heat_tokens: tuple[int, ...] = tuple(options["heat_tokens"])
+        self.erase_rule: bool = options["erase_rule"]
+        self.turn_limit: int = options["turn_limit"]
+        self.colours = seat_colours(self.players, self.variant)
+        self.owner = [-1] * 4
+        for seat, colours in enumerate(self.colours):
+            for colour in colours:
+                self.owner[colour] = seat
+        self.owned = [c for c in range(4) if self.owner[c] >= 0]
+
+    def num_distinct_actions(self) -> int:
+        return NUM_ACTIONS
+
+    def max_chance_outcomes(self) -> int:
+        return 24
+
+    def decisions_per_turn(self) -> int:
+        """Most decisions one turn can take: push, then group + place (or
+        erase) per colour, then a sale per warehouse."""
+        per_colour = len(self.colours[0])
+        return 1 + 3 * per_colour
+
+    def max_game_length(self) -> int:
+        return self.turn_limit * self.decisions_per_turn()
+
+    def max_chance_nodes(self) -> int:
+        return 36 + 1 + 1
+
+    def new_initial_state(self) -> "KilnState":
+        return KilnState(self)
+
+    def _state_from_fields(self, fields: dict[str, Any]) -> "KilnState":
+        return notation.state_from_fields(self, fields)
+
+
+class KilnState(State):
+    """A KILN position and whose decision it is."""
+
+    __slots__ = (
+        "masks",
+        "outer_tile",
+        "outer_cell",
+        "warehouses",
+        "points",
+        "player",
+        "phase",
+        "step",
+        "pending",
+        "turn_points",
+        "turns",
+        "winner",
+        "black_out",
+    )
+
+    def __init__(self, game: KilnGame):
+        super().__init__(game)
+        #: one kiln bitboard per tile kind: red, blue, green, yellow, black
+        self.masks = [0, 0, 0, 0, 0]
+        #: the tile on the border (``BLACK`` at the start) and its border cell
+        self.outer_tile = BLACK
+        self.outer_cell = -1
+        #: one warehouse bitboard per colour (unowned colours stay empty)
+        self.warehouses = [0, 0, 0, 0]
+        self.points = [0] * game.players
+        self.player = CHANCE
+        self.phase = FILL
+        #: index into the mover's colours during the copy and sale steps
+        self.step = 0
+        #: the shape being placed (warehouse frame) during the place step
+        self.pending = 0
+        #: points scored so far this turn (heat tokens need to know it moved)
+        self.turn_points = 0
+        self.turns = 0
+        self.winner = -1
+        #: the push of this turn made the black tile the outer tile
+        self.black_out = False
+
+    # -- predicates -----------------------------------------------------------
+    def game(self) -> KilnGame:  # narrower type for readers and checkers
+        return self._game  # type: ignore[return-value]
+
+    def current_player(self) -> int:
+        return self.player
+
+    def mover_colour(self) -> int:
+        """The colour being copied or sold in the current step."""
+        return self._game.colours[self.player][self.step]
+
+    def tile_at(self, cell: int) -> int:
+        """The tile kind on kiln cell ``cell``, or -1 while setup has not filled it."""
+        bit = 1 << cell
+        for tile, mask in enumerate(self.masks):
+            if mask & bit:
+                return tile
+        return -1
+
+    def is_draw(self) -> bool:
+        """True when the turn-limit safeguard ended the game."""
+        return self.phase == OVER and self.winner < 0
+
+    # -- decisions ------------------------------------------------------------
+    def _legal_actions(self) -> list[int]:
+        phase = self.phase
+        if phase == PUSHING:
+            return list(board.PUSH_TARGETS[self.outer_cell])
+        if phase == SELLING:
+            return self._sale_actions()
+        if phase == PLACING:
+            warehouse = self.warehouses[self.mover_colour()]
+            return sorted(PLACE + board.first_cell(p) for p in board.placements(self.pending, warehouse))
+        if phase == CHOOSING:
+            return [GROUP + board.first_cell(g) for g in self._group_choices()]
+        if phase == ERASING:
+            warehouse = self.warehouses[self.mover_colour()]
+            return [ERASE + i for i in range(25) if warehouse >> i & 1] + [KEEP]
+        return [a for a, _ in self.chance_outcomes()]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        phase = self.phase
+        if phase == FILL:
+            left = [TILES_PER_COLOUR - self.masks[c].bit_count() for c in range(4)]
+            total = sum(left)
+            return [(c, n / total) for c, n in enumerate(left) if n]
+        if phase == BLACK_TILE:
+            return [(cell, 1 / 24) for cell in range(24)]
+        if phase == FIRST_PLAYER:
+            seats = self._tied_starters()
+            return [(seat, 1 / len(seats)) for seat in seats]
+        return []
+
+    def _sale_actions(self) -> list[int]:
+        warehouse = self.warehouses[self.mover_colour()]
+        rows = board.complete_rows(warehouse)
+        columns = board.complete_columns(warehouse)
+        return (
+            [SELL_ROWS + s - 1 for s in board.submasks(rows)]
+            + [SELL_COLUMNS + s - 1 for s in board.submasks(columns)]
+            + [NO_SALE]
+        )
+
+    def _group_choices(self) -> list[int]:
+        """One group per distinct result: groups of the same shape are one
+        choice, and so are all shapes that fit nowhere (each skips the copy)."""
+        colour = self.mover_colour()
+        warehouse = self.warehouses[colour]
+        seen: dict[int, int] = {}
+        for group in board.largest_groups(self.masks[colour]):
+            key, shape = board.shape_of(group)
+            if not (shape and board.placements(shape, warehouse)):
+                key = -1
+            seen.setdefault(key, group)
+        return list(seen.values())
+
+    def _tied_starters(self) -> list[int]:
+        game = self._game
+        colours = starting_colours(self.masks, game.owned)
+        return sorted({game.owner[c] for c in colours})
+
+    # -- applying -------------------------------------------------------------
+    def _apply(self, action: int) -> None:
+        phase = self.phase
+        if phase == PUSHING:
+            self._push(action - PUSH)
+        elif phase == CHOOSING:
+            cell = action - GROUP
+            self._copy(board.grow(1 << cell, self.masks[self.mover_colour()]))
+        elif phase == PLACING:
+            self._paint(self._placement_at(action - PLACE))
+        elif phase == ERASING:
+            if action != KEEP:
+                self.warehouses[self.mover_colour()] &= ~(1 << (action - ERASE))
+            self._next_copy()
+        elif phase == SELLING:
+            self._sell(action)
+        elif phase == FILL:
+            cell = sum(m.bit_count() for m in self.masks)
+            self.masks[action] |= 1 << cell
+            if cell == 35:
+                self.phase = BLACK_TILE
+        elif phase == BLACK_TILE:
+            self.outer_cell = action
+            self.outer_tile = BLACK
+            seats = self._tied_starters()
+            if len(seats) == 1:
+                self._start_turn(seats[0])
+            else:
+                self.phase = FIRST_PLAYER
+        elif phase == FIRST_PLAYER:
+            self._start_turn(action)
+
+    def _placement_at(self, cell: int) -> int:
+        warehouse = self.warehouses[self.mover_colour()]
+        for placed in board.placements(self.pending, warehouse):
+            if board.first_cell(placed) == cell:
+                return placed
+        raise AssertionError("placement was checked legal")  # pragma: no cover
+
+    def _start_turn(self, seat: int) -> None:
+        self.player = seat
+        self.phase = PUSHING
+        self.step = 0
+        self.turn_points = 0
+        self.black_out = False
+
+    def _push(self, border: int) -> None:
+        out = board.push(self.masks, self.outer_tile, border)
+        self.outer_tile = out
+        self.outer_cell = board.OPPOSITE[border]
+        self.black_out = out == BLACK
+        self.step = 0
+        self._begin_copy()
+
+    def _begin_copy(self) -> None:
+        choices = self._group_choices()
+        if len(choices) == 1:
+            self._copy(choices[0])
+        else:
+            self.phase = CHOOSING
+
+    def _copy(self, group: int) -> None:
+        """Copy ``group`` (compulsory where it fits) or skip it."""
+        _, shape = board.shape_of(group)
+        warehouse = self.warehouses[self.mover_colour()]
+        fits = board.placements(shape, warehouse) if shape else []
+        if len(fits) == 1:
+            self._paint(fits[0])
+        elif fits:
+            self.pending = shape
+            self.phase = PLACING
+        elif self._game.erase_rule and warehouse:
+            self.phase = ERASING
+        else:
+            self._next_copy()
+
+    def _paint(self, placed: int) -> None:
+        self.warehouses[self.mover_colour()] |= placed
+        self.pending = 0
+        self._next_copy()
+
+    def _next_copy(self) -> None:
+        self.step += 1
+        if self.step < len(self._game.colours[self.player]):
+            self._begin_copy()
+        else:
+            self.step = 0
+            self._begin_sale()
+
+    def _begin_sale(self) -> None:
+        warehouse = self.warehouses[self.mover_colour()]
+        if board.complete_rows(warehouse) or board.complete_columns(warehouse):
+            self.phase = SELLING
+        else:
+            self._next_sale()
+
+    def _sell(self, action: int) -> None:
+        if action != NO_SALE:
+            if action >= SELL_COLUMNS:
+                subset, masks = action - SELL_COLUMNS + 1, COLUMN_MASKS
+            else:
+                subset, masks = action - SELL_ROWS + 1, ROW_MASKS
+            colour = self.mover_colour()
+            sold = 0
+            for line in range(5):
+                if subset >> line & 1:
+                    sold |= masks[line]
+            self.warehouses[colour] &= ~sold
+            gained = board.price(subset.bit_count())
+            self.points[self.player] += gained
+            self.turn_points += gained
+            if self.points[self.player] >= self._game.goal:
+                self.winner = self.player
+                self.phase = OVER
+                self.player = TERMINAL
+                return
+        self._next_sale()
+
+    def _next_sale(self) -> None:
+        self.step += 1
+        if self.step < len(self._game.colours[self.player]):
+            self._begin_sale()
+        else:
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        game = self._game
+        self.turns += 1
+        self.step = 0
+        if self.turns >= game.turn_limit:
+            self.phase = OVER
+            self.player = TERMINAL
+            return
+        seat = self.player
+        heated = self.turn_points > 0 and self.points[seat] in game.heat_tokens
+        if not (self.black_out or heated):
+            seat = (seat + 1) % game.players
+        self._start_turn(seat)
+
+    # -- results --------------------------------------------------------------
+    def returns(self) -> list[float]:
+        players = self._game.players
+        if self.phase != OVER:
+            return [0.0] * players
+        if self.winner >= 0:
+            return [1.0 if seat == self.winner else 0.0 for seat in range(players)]
+        return [1.0 / players] * players
+
+    def scores(self) -> list[int]:
+        return list(self.points)
+
+    # -- copying --------------------------------------------------------------
+    def clone(self) -> "KilnState":
+        other = KilnState.__new__(KilnState)
+        other._game = self._game
+        other._history = self._history.copy()
+        other._legal = self._legal
+        other.masks = self.masks.copy()
+        other.outer_tile = self.outer_tile
+        other.outer_cell = self.outer_cell
+        other.warehouses = self.warehouses.copy()
+        other.points = self.points.copy()
+        other.player = self.player
+        other.phase = self.phase
+        other.step = self.step
+        other.pending = self.pending
+        other.turn_points = self.turn_points
+        other.turns = self.turns
+        other.winner = self.winner
+        other.black_out = self.black_out
+        return other
+
+    # -- notation, views, serialisation (see notation.py and render.py) ---------
+    def decision(self) -> str:
+        return notation.describe_decision(self)
+
+    def action_to_string(self, action: int, player: int | None = None) -> str:
+        return notation.action_to_string(self, action)
+
+    def string_to_action(self, text: str, player: int | None = None) -> int:
+        return notation.string_to_action(self, text)
+
+    def _fields(self) -> dict[str, Any]:
+        return notation.state_fields(self)
+
+    def view(self, viewer: int = SPECTATOR) -> dict[str, Any]:
+        return notation.view(self, viewer)
+
+    def observation_string(self, player: int = SPECTATOR) -> str:
+        from tileworks.games.kiln.render import render_text
+
+        return render_text(self.view(player))
+
+    def information_state_string(self, player: int = SPECTATOR) -> str:
+        # Nothing is hidden in KILN: every seat knows the whole history.
+        return self.history_str()
+
+    def rich_text(self, viewer: int = SPECTATOR) -> Any:
+        from tileworks.games.kiln.render import render_rich
+
+        return render_rich(self.view(viewer))
+
+    def _repr_svg_(self) -> str:
+        from tileworks.games.kiln.render import render_svg
+
+        return render_svg(self.view())

@@ -1,0 +1,172 @@
+"""The conformance suite: every registered game, every configuration it
+declares (``GameInfo.test_configs``), many seeded random playouts, and the
+protocol's invariants checked at every state (in the spirit of OpenSpiel's
+random-simulation tests).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+
+import pytest
+
+import tileworks
+from tileworks import CHANCE, SPECTATOR, TERMINAL, IllegalActionError
+from tileworks.core import sample_chance
+from tileworks.core.registry import registered_games
+
+PLAYOUTS = 4
+
+CASES = [
+    pytest.param(info.name, config, id=f"{info.name}-{i}")
+    for info in registered_games()
+    for i, config in enumerate(info.test_configs)
+]
+
+
+def snapshot(state):
+    return json.dumps(state.to_json(), sort_keys=True)
+
+
+def check_illegal_actions_rejected(state, game):
+    before = snapshot(state)
+    legal = set(state.legal_actions())
+    space = game.max_chance_outcomes() if state.is_chance_node() else game.num_distinct_actions()
+    not_legal = next((a for a in range(space) if a not in legal), None)
+    candidates = [-1, space + 7, True, "c8", 1.5, None]
+    if not_legal is not None:
+        candidates.append(not_legal)
+    for bad in candidates:
+        with pytest.raises(IllegalActionError) as raised:
+            state.apply_action(bad)
+        assert repr(bad) in str(raised.value) or str(bad) in str(raised.value)
+        assert snapshot(state) == before, f"rejecting {bad!r} changed the state"
+
+
+def check_views_hide_what_they_must(state, rng):
+    players = state.game().num_players()
+    for seat in list(range(players)) + [SPECTATOR]:
+        view = state.view(seat)
+        json.dumps(view)  # plain JSON types
+        if seat == SPECTATOR:
+            continue
+        other = state.resample_hidden(seat, rng)
+        assert other.view(seat) == view
+        assert other.observation_string(seat) == state.observation_string(seat)
+        assert other.information_state_string(seat) == state.information_state_string(seat)
+        assert other.current_player() == state.current_player()
+        if state.current_player() == seat:
+            assert other.legal_actions() == state.legal_actions()
+
+
+def check_state(state, game, shadow, rng):
+    player = state.current_player()
+    assert player in (CHANCE, TERMINAL) or 0 <= player < game.num_players()
+    legal = state.legal_actions()
+    assert legal == sorted(set(legal))
+    if state.is_terminal():
+        assert legal == []
+        returns = state.returns()
+        assert len(returns) == game.num_players()
+        assert all(0.0 <= r <= 1.0 for r in returns)
+        assert math.isclose(sum(returns), 1.0)
+        winners = [r for r in returns if r > 0]
+        assert all(math.isclose(r, 1 / len(winners)) for r in winners)
+    else:
+        assert legal, f"no legal action while {state.decision()}"
+        assert state.returns() == [0.0] * game.num_players()
+    assert len(state.scores()) == game.num_players()
+
+    if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        assert [a for a, _ in outcomes] == legal
+        assert all(p > 0 for _, p in outcomes)
+        assert math.isclose(sum(p for _, p in outcomes), 1.0)
+    for action in legal:
+        text = state.action_to_string(action)
+        assert isinstance(text, str) and text
+        assert state.string_to_action(text) == action, f"{text!r} does not read back as {action}"
+        assert state.string_to_action(f"  {text.upper()} ") == action
+
+    copy = state.clone()
+    assert copy == state
+    data = state.to_json()
+    restored = game.state_from_json(json.loads(json.dumps(data)))
+    assert restored == state
+    assert restored.legal_actions() == legal
+    if legal:
+        copy.apply_action(legal[-1])
+        assert copy != state and state.legal_actions() == legal  # independent clone
+
+    # history(): replaying it from the start reproduces the state
+    for action in state.history()[len(shadow.history()):]:
+        shadow.apply_action(action)
+    assert shadow == state
+
+    check_illegal_actions_rejected(state, game)
+    check_views_hide_what_they_must(state, rng)
+
+
+@pytest.mark.parametrize("seed", range(PLAYOUTS))
+@pytest.mark.parametrize("name, config", CASES)
+def test_random_playouts(name, config, seed):
+    game = tileworks.load_game(name, **config)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    shadow = game.new_initial_state()
+    decisions = chances = 0
+    while True:
+        check_state(state, game, shadow, rng)
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            action = sample_chance(state, rng)
+            chances += 1
+        else:
+            action = rng.choice(state.legal_actions())
+            decisions += 1
+        state.apply_action(action)
+        assert decisions <= game.max_game_length()
+        assert chances <= game.max_chance_nodes()
+    replayed = game.new_initial_state()
+    for action in state.history():
+        replayed.apply_action(action)
+    assert replayed == state and replayed.returns() == state.returns()
+
+
+@pytest.mark.parametrize("name, config", CASES)
+def test_game_api(name, config):
+    game = tileworks.load_game(name, **config)
+    assert game.num_players() == game.options()["players"]
+    assert game.num_distinct_actions() > 0
+    assert game.max_chance_outcomes() > 0
+    assert game.max_game_length() > 0
+    state = game.new_initial_state()
+    assert state.history() == []
+    assert game.state_from_json(json.dumps(state.to_json())) == state
+
+
+def test_engines_use_only_the_standard_library(tmp_path):
+    """The rules engines import and play with Rich and Typer unavailable."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "for blocked in ('rich', 'typer', 'pytest', 'hypothesis'):\n"
+        "    sys.modules[blocked] = None\n"
+        "import random, tileworks\n"
+        "from tileworks.core import sample_chance\n"
+        "from tileworks.core.registry import registered_games\n"
+        "rng = random.Random(0)\n"
+        "for info in registered_games():\n"
+        "    s = tileworks.load_game(info.name).new_initial_state()\n"
+        "    while not s.is_terminal():\n"
+        "        s.apply_action(sample_chance(s, rng) if s.is_chance_node() else rng.choice(s.legal_actions()))\n"
+        "    s.observation_string(0); s.to_json()\n"
+        "print('ok')\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert result.stdout.strip() == "ok", result.stderr
