@@ -120,5 +120,5 @@ class TerminalGame:
             action = state.string_to_action(line)
             state.apply_action(action)
         except IllegalActionError as exc:
-            self.console.print(f"[red]Not a legal move:[/red] {exc}", highlight=False)
+            self.console.print(f"[red]Not a legal move:[/red] {exc}", highlight=False, soft_wrap=True)
         return True

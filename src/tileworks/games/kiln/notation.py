@@ -96,7 +96,7 @@ def action_to_string(state: "KilnState", action: int) -> str:
 def player_action_to_string(action: int) -> str:
     """The notation of a player action (player action ids are unique per kind).
 
-    >>> [player_action_to_string(a) for a in (0, 24, 72, 110, 115, 146, 173)]
+    >>> [player_action_to_string(a) for a in (0, 24, 72, 110, 114, 145, 173)]
     ['b8', 'b7', 'p33', 'keep', '$r3', '$c3', 'pass']
     """
     r = _rules()

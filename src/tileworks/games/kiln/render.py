@@ -6,18 +6,18 @@ only show what that viewer may see.
 >>> import tileworks
 >>> from tileworks.games.kiln import position
 >>> game = tileworks.load_game("kiln")
->>> state = position(game, kiln=["RRBBGG", "YYRRBB", "GGYYRR", "BBGGYY", "RRBBGG", "YYRRBB"],
+>>> state = position(game, kiln=["RBGYRB", "GYRBGY", "RBGYRB", "GYRBGY", "RBGYRB", "GYRBGY"],
 ...                  warehouses={"red": ["##...", ".....", ".....", ".....", "....."]})
 >>> print(render_text(state.view()))  # doctest: +NORMALIZE_WHITESPACE
 KILN  goal 17  turn 1/300
     a b c d e f g h
  8    K . . . . .
- 7  . R R B B G G .
- 6  . Y Y R R B B .
- 5  . G G Y Y R R .
- 4  . B B G G Y Y .
- 3  . R R B B G G .
- 2  . Y Y R R B B .
+ 7  . R B G Y R B .
+ 6  . G Y R B G Y .
+ 5  . R B G Y R B .
+ 4  . G Y R B G Y .
+ 3  . R B G Y R B .
+ 2  . G Y R B G Y .
  1    . . . . . .
 P1 red 0/17      P2 blue 0/17
    1 2 3 4 5        1 2 3 4 5

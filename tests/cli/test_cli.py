@@ -1,0 +1,117 @@
+"""The terminal front end: games, play, replay."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from rich.console import Console
+from typer.testing import CliRunner
+
+import tileworks
+from tileworks.cli.main import app
+from tileworks.cli.play import TerminalGame
+from tileworks.cli.replay import step_through
+from tileworks.core.records import load_record
+
+runner = CliRunner()
+
+
+def test_games_lists_kiln_with_its_options():
+    result = runner.invoke(app, ["games"])
+    assert result.exit_code == 0
+    for word in ("kiln", "goal", "17", "heat_tokens", "erase_rule", "turn_limit", "advanced"):
+        assert word in result.output
+
+
+def test_two_random_seats_play_to_the_end_and_save_the_record(tmp_path):
+    path = tmp_path / "game.json"
+    result = runner.invoke(app, ["play", "kiln", "--players", "random,random", "--seed", "3",
+                                 "-o", "goal=6", "--record", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "Game over" in result.output
+    record = load_record(path)
+    assert record.final_state().is_terminal()
+    assert record.players == ["random", "random"]
+
+
+def test_human_can_list_moves_be_told_off_and_quit(tmp_path):
+    path = tmp_path / "stopped.json"
+    result = runner.invoke(app, ["play", "kiln", "--seed", "5", "--record", str(path)],
+                           input="?\nzz\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "Legal moves:" in result.output
+    assert "cannot read 'zz' as a KILN move" in result.output
+    assert "Game stopped." in result.output
+    assert json.loads(path.read_text())["result"] is None
+
+
+def test_end_of_input_stops_the_game_cleanly():
+    result = runner.invoke(app, ["play", "kiln", "--seed", "5"], input="")
+    assert result.exit_code == 0
+    assert "Game stopped." in result.output
+
+
+def test_a_human_plays_a_whole_game_in_notation():
+    game = tileworks.load_game("kiln", goal=5)
+    typed = []
+
+    def first_legal(prompt: str) -> str:
+        state = session.current
+        move = state.action_to_string(state.legal_actions()[0])
+        typed.append(move)
+        return move
+
+    session = TerminalGame(game, ["human", "random"], seed=2, console=Console(file=io.StringIO()), ask=first_legal)
+    original = session._human_turn
+
+    def track(state):
+        session.current = state
+        return original(state)
+
+    session._human_turn = track
+    final = session.play()
+    assert final.is_terminal()
+    assert typed and all(isinstance(m, str) for m in typed)
+
+
+def test_bad_options_and_agents_are_rejected_with_the_allowed_values():
+    result = runner.invoke(app, ["play", "kiln", "-o", "goal=lots"])
+    assert result.exit_code == 2
+    assert "goal" in result.output and "an integer from 1 to 100" in result.output
+    result = runner.invoke(app, ["play", "kiln", "--players", "human,genius"])
+    assert result.exit_code == 2 and "valid specs: random" in result.output
+    result = runner.invoke(app, ["play", "kiln", "-o", "colour=red"])
+    assert result.exit_code == 2 and "unknown option 'colour'" in result.output
+    result = runner.invoke(app, ["play", "kiln", "--players", "random,random,random,random,random"])
+    assert result.exit_code == 2 and "players" in result.output
+
+
+def test_replay_prints_the_moves_and_the_result(tmp_path):
+    path = tmp_path / "game.json"
+    runner.invoke(app, ["play", "kiln", "--players", "random,random", "--seed", "1", "-o", "goal=6",
+                        "--record", str(path)])
+    result = runner.invoke(app, ["replay", str(path), "--all"])
+    assert result.exit_code == 0, result.output
+    assert "   1. P" in result.output and "Scores:" in result.output
+
+
+def test_replay_of_a_corrupt_record_says_what_is_wrong(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text('{"format": "tileworks-record", "version": 1, "game": "kiln"')
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 2
+    assert "not valid JSON" in result.output
+
+
+def test_interactive_replay_steps_back_and_forth(tmp_path):
+    path = tmp_path / "game.json"
+    runner.invoke(app, ["play", "kiln", "--players", "random,random", "--seed", "1", "-o", "goal=6",
+                        "--record", str(path)])
+    record = load_record(path)
+    keys = iter(["", "", "b", "e", "q"])
+    out = io.StringIO()
+    step_through(record, Console(file=out, width=100), ask=lambda prompt: next(keys))
+    text = out.getvalue()
+    assert f"Move 1: P" in text and "Move 2: P" in text
+    assert "Game over" in text
