@@ -123,12 +123,24 @@ def groups(mask: int) -> list[int]:
 
 
 def largest_groups(mask: int) -> list[int]:
-    """The groups of ``mask`` that tie for the largest size."""
-    found = groups(mask)
-    if not found:
-        return []
-    size = max(g.bit_count() for g in found)
-    return [g for g in found if g.bit_count() == size]
+    """The groups of ``mask`` that tie for the largest size, ordered by first cell.
+
+    >>> largest_groups(0b000011_000000_110000)   # two dominoes on different rows
+    [48, 12288]
+    """
+    best: list[int] = []
+    size = 0
+    while mask:
+        group = grow(mask & -mask, mask)
+        mask ^= group
+        n = group.bit_count()
+        if n > size:
+            size, best = n, [group]
+        elif n == size:
+            best.append(group)
+        if mask.bit_count() < size:  # no remaining group can reach the size
+            break
+    return best
 
 
 def group_sizes(mask: int) -> list[int]:

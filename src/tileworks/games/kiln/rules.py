@@ -307,6 +307,10 @@ class KilnState(State):
         self._begin_copy()
 
     def _begin_copy(self) -> None:
+        largest = board.largest_groups(self.masks[self.mover_colour()])
+        if len(largest) == 1:  # the common case: nothing to choose
+            self._copy(largest[0])
+            return
         choices = self._group_choices()
         if len(choices) == 1:
             self._copy(choices[0])
