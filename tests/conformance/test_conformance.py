@@ -17,7 +17,7 @@ from tileworks import CHANCE, SPECTATOR, TERMINAL, IllegalActionError
 from tileworks.core import sample_chance
 from tileworks.core.registry import registered_games
 
-PLAYOUTS = 4
+PLAYOUTS = 8
 
 CASES = [
     pytest.param(info.name, config, id=f"{info.name}-{i}")

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 
 from tileworks.core import State
 
 
-class Agent:
+class Agent(ABC):
     """Chooses an action for the player to move in a state.
 
     ``seed`` makes the agent's choices repeatable; ``restart()`` resets it
@@ -23,8 +24,9 @@ class Agent:
     def restart(self) -> None:
         self.rng = random.Random(self.seed)
 
+    @abstractmethod
     def step(self, state: State) -> int:
-        raise NotImplementedError  # pragma: no cover - abstract
+        """Implemented by each subclass."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed!r})"

@@ -11,13 +11,14 @@ from __future__ import annotations
 import json
 import operator
 import random
+from abc import ABC, abstractmethod
 from typing import Any
 
 from tileworks.core.constants import CHANCE, SPECTATOR, TERMINAL
 from tileworks.core.errors import IllegalActionError, RecordError
 
 
-class Game:
+class Game(ABC):
     """A game with fixed options: the factory of its states."""
 
     #: the registry name, set by each subclass
@@ -30,24 +31,25 @@ class Game:
     def num_players(self) -> int:
         return self._options["players"]
 
+    @abstractmethod
     def num_distinct_actions(self) -> int:
         """Size of the player action space (actions are ``0..n-1``)."""
-        raise NotImplementedError  # pragma: no cover - abstract
 
+    @abstractmethod
     def max_chance_outcomes(self) -> int:
         """Size of the chance outcome space (outcomes are ``0..n-1``)."""
-        raise NotImplementedError  # pragma: no cover - abstract
 
+    @abstractmethod
     def max_game_length(self) -> int:
         """An upper bound on the number of player decisions in one game."""
-        raise NotImplementedError  # pragma: no cover - abstract
 
+    @abstractmethod
     def max_chance_nodes(self) -> int:
         """An upper bound on the number of chance outcomes in one game."""
-        raise NotImplementedError  # pragma: no cover - abstract
 
+    @abstractmethod
     def new_initial_state(self) -> "State":
-        raise NotImplementedError  # pragma: no cover - abstract
+        """Implemented by each subclass."""
 
     def options(self) -> dict[str, Any]:
         """The resolved options, defaults included (a copy)."""
@@ -88,8 +90,9 @@ class Game:
         state._history = list(history)
         return state
 
+    @abstractmethod
     def _state_from_fields(self, fields: dict[str, Any]) -> "State":
-        raise NotImplementedError  # pragma: no cover - abstract
+        """Implemented by each subclass."""
 
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in sorted(self._options.items()))
@@ -102,7 +105,7 @@ class Game:
         return hash((self.name, tuple(sorted(self._options.items()))))
 
 
-class State:
+class State(ABC):
     """One position of a game, including whose decision it is.
 
     Subclasses implement the rules through ``_legal_actions``, ``_apply``,
@@ -118,24 +121,25 @@ class State:
         self._legal: list[int] | None = None
 
     # -- hooks for subclasses -------------------------------------------------
+    @abstractmethod
     def current_player(self) -> int:
-        raise NotImplementedError  # pragma: no cover - abstract
+        """Implemented by each subclass."""
 
+    @abstractmethod
     def _legal_actions(self) -> list[int]:
         """Sorted legal actions (or chance outcomes) of the current node."""
-        raise NotImplementedError  # pragma: no cover - abstract
 
+    @abstractmethod
     def _apply(self, action: int) -> None:
         """Apply an action already known to be legal."""
-        raise NotImplementedError  # pragma: no cover - abstract
 
+    @abstractmethod
     def _fields(self) -> dict[str, Any]:
         """The whole position as plain JSON types (history excluded)."""
-        raise NotImplementedError  # pragma: no cover - abstract
 
+    @abstractmethod
     def decision(self) -> str:
         """A sentence naming the decision being made now."""
-        raise NotImplementedError  # pragma: no cover - abstract
 
     # -- the protocol ---------------------------------------------------------
     def game(self) -> Game:
@@ -155,9 +159,9 @@ class State:
             self._legal = [] if self.is_terminal() else self._legal_actions()
         return list(self._legal)
 
+    @abstractmethod
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(outcome, probability)`` pairs of a chance node, summing to 1."""
-        raise NotImplementedError  # pragma: no cover - abstract
 
     def apply_action(self, action: int) -> None:
         """Apply a legal action; an illegal one raises and changes nothing."""
@@ -172,11 +176,13 @@ class State:
         self._history.append(action)
         self._apply(action)
 
+    @abstractmethod
     def returns(self) -> list[float]:
-        raise NotImplementedError  # pragma: no cover - abstract
+        """Implemented by each subclass."""
 
+    @abstractmethod
     def scores(self) -> list[int]:
-        raise NotImplementedError  # pragma: no cover - abstract
+        """Implemented by each subclass."""
 
     def history(self) -> list[int]:
         """Every action so far, chance outcomes included."""
@@ -185,8 +191,9 @@ class State:
     def history_str(self) -> str:
         return " ".join(map(str, self._history))
 
+    @abstractmethod
     def clone(self) -> "State":
-        raise NotImplementedError  # pragma: no cover - abstract
+        """Implemented by each subclass."""
 
     def child(self, action: int) -> "State":
         """A clone with ``action`` applied."""
@@ -194,21 +201,25 @@ class State:
         state.apply_action(action)
         return state
 
+    @abstractmethod
     def action_to_string(self, action: int, player: int | None = None) -> str:
-        raise NotImplementedError  # pragma: no cover - abstract
+        """Implemented by each subclass."""
 
+    @abstractmethod
     def string_to_action(self, text: str, player: int | None = None) -> int:
-        raise NotImplementedError  # pragma: no cover - abstract
+        """Implemented by each subclass."""
 
+    @abstractmethod
     def view(self, viewer: int = SPECTATOR) -> dict[str, Any]:
         """What ``viewer`` (a seat, or ``SPECTATOR``) may see, as JSON types."""
-        raise NotImplementedError  # pragma: no cover - abstract
 
+    @abstractmethod
     def observation_string(self, player: int = SPECTATOR) -> str:
-        raise NotImplementedError  # pragma: no cover - abstract
+        """Implemented by each subclass."""
 
+    @abstractmethod
     def information_state_string(self, player: int = SPECTATOR) -> str:
-        raise NotImplementedError  # pragma: no cover - abstract
+        """Implemented by each subclass."""
 
     def resample_hidden(self, player: int, rng: random.Random) -> "State":
         """A state consistent with what ``player`` knows (a clone if nothing is hidden)."""
