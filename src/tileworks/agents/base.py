@@ -26,7 +26,7 @@ class Agent(ABC):
 
     @abstractmethod
     def step(self, state: State) -> int:
-        """Implemented by each subclass."""
+        """The action this agent chooses for the player to move in ``state``."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed!r})"

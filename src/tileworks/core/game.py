@@ -49,7 +49,7 @@ class Game(ABC):
 
     @abstractmethod
     def new_initial_state(self) -> "State":
-        """Implemented by each subclass."""
+        """The state before the first action (usually a chance node: the setup)."""
 
     def options(self) -> dict[str, Any]:
         """The resolved options, defaults included (a copy)."""
@@ -92,7 +92,7 @@ class Game(ABC):
 
     @abstractmethod
     def _state_from_fields(self, fields: dict[str, Any]) -> "State":
-        """Implemented by each subclass."""
+        """Rebuild a position from ``State._fields()`` output, checking every field."""
 
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in sorted(self._options.items()))
@@ -123,7 +123,7 @@ class State(ABC):
     # -- hooks for subclasses -------------------------------------------------
     @abstractmethod
     def current_player(self) -> int:
-        """Implemented by each subclass."""
+        """The seat to act, ``CHANCE`` or ``TERMINAL``."""
 
     @abstractmethod
     def _legal_actions(self) -> list[int]:
@@ -178,11 +178,11 @@ class State(ABC):
 
     @abstractmethod
     def returns(self) -> list[float]:
-        """Implemented by each subclass."""
+        """1 for a sole winner and 0 for the others; k tied winners get 1/k each; all 0 before the end."""
 
     @abstractmethod
     def scores(self) -> list[int]:
-        """Implemented by each subclass."""
+        """Points of each seat, in game units."""
 
     def history(self) -> list[int]:
         """Every action so far, chance outcomes included."""
@@ -193,7 +193,7 @@ class State(ABC):
 
     @abstractmethod
     def clone(self) -> "State":
-        """Implemented by each subclass."""
+        """An independent copy (cheap: no deep copies)."""
 
     def child(self, action: int) -> "State":
         """A clone with ``action`` applied."""
@@ -203,11 +203,11 @@ class State(ABC):
 
     @abstractmethod
     def action_to_string(self, action: int, player: int | None = None) -> str:
-        """Implemented by each subclass."""
+        """The notation of ``action`` in the current decision."""
 
     @abstractmethod
     def string_to_action(self, text: str, player: int | None = None) -> int:
-        """Implemented by each subclass."""
+        """Read notation typed for the current decision; ``IllegalActionError`` says why it is not a legal move."""
 
     @abstractmethod
     def view(self, viewer: int = SPECTATOR) -> dict[str, Any]:
@@ -215,11 +215,11 @@ class State(ABC):
 
     @abstractmethod
     def observation_string(self, player: int = SPECTATOR) -> str:
-        """Implemented by each subclass."""
+        """Text of what ``player`` sees now (the rendering of their view)."""
 
     @abstractmethod
     def information_state_string(self, player: int = SPECTATOR) -> str:
-        """Implemented by each subclass."""
+        """Text of everything ``player`` has observed so far; equal for states they cannot tell apart."""
 
     def resample_hidden(self, player: int, rng: random.Random) -> "State":
         """A state consistent with what ``player`` knows (a clone if nothing is hidden)."""
