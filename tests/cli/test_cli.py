@@ -113,5 +113,5 @@ def test_interactive_replay_steps_back_and_forth(tmp_path):
     out = io.StringIO()
     step_through(record, Console(file=out, width=100), ask=lambda prompt: next(keys))
     text = out.getvalue()
-    assert f"Move 1: P" in text and "Move 2: P" in text
+    assert "Move 1: P" in text and "Move 2: P" in text
     assert "Game over" in text

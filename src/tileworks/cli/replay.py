@@ -27,7 +27,7 @@ def print_record(record: GameRecord, console: Console) -> None:
         + (f"  ({record.created})" if record.created else "")
     )
     number = 0
-    for mover, move in zip(record.movers, record.moves):
+    for mover, move in zip(record.movers, record.moves, strict=True):
         if mover >= 0:
             number += 1
             console.print(f"{number:4d}. P{mover + 1} {move}")

@@ -50,7 +50,7 @@ def int_option(name: str, default: int, lo: int, hi: int, doc: str = "") -> Opti
         if not isinstance(value, int):
             raise ValueError("expected an integer")
         if not lo <= value <= hi:
-            raise ValueError(f"out of range")
+            raise ValueError("out of range")
         return value
 
     return Option(name, default, f"an integer from {lo} to {hi}", normalise, doc)

@@ -16,8 +16,9 @@ from typing import Any
 from tileworks.core import OptionSet, register
 from tileworks.core.options import bool_option, choice_option, int_option, subset_option
 from tileworks.core.registry import GameInfo
+from tileworks.games.kiln.constants import HEAT_CELLS
 from tileworks.games.kiln.notation import position
-from tileworks.games.kiln.rules import HEAT_CELLS, KilnGame, KilnState
+from tileworks.games.kiln.rules import KilnGame, KilnState
 
 
 def _check(values: dict[str, Any]) -> None:

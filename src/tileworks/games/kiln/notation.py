@@ -26,16 +26,16 @@ from typing import TYPE_CHECKING, Any
 
 from tileworks.core import CHANCE, SPECTATOR, TERMINAL, IllegalActionError, RecordError
 from tileworks.games.kiln import board
-from tileworks.games.kiln.board import BORDER_INDEX, BORDER_NAMES, KILN_CELL_INDEX, KILN_CELL_NAMES
+from tileworks.games.kiln import constants as k
+from tileworks.games.kiln.board import (
+    BORDER_INDEX,
+    BORDER_NAMES,
+    KILN_CELL_INDEX,
+    KILN_CELL_NAMES,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from tileworks.games.kiln.rules import KilnGame, KilnState
-
-
-def _rules():
-    from tileworks.games.kiln import rules
-
-    return rules
 
 
 def seat_name(seat: int) -> str:
@@ -44,7 +44,7 @@ def seat_name(seat: int) -> str:
 
 def seat_label(game: "KilnGame", seat: int) -> str:
     """``P1 (red)`` or, in the advanced variant, ``P1 (red+green)``."""
-    colours = "+".join(_rules().COLOUR_NAMES[c] for c in game.colours[seat])
+    colours = "+".join(k.COLOUR_NAMES[c] for c in game.colours[seat])
     return f"{seat_name(seat)} ({colours})"
 
 
@@ -54,40 +54,38 @@ def _cell(index: int) -> str:
 
 def describe_decision(state: "KilnState") -> str:
     """A sentence naming the decision of ``state``."""
-    r = _rules()
     game = state._game
     phase = state.phase
-    if phase == r.FILL:
+    if phase == k.FILL:
         filled = sum(m.bit_count() for m in state.masks)
         return f"chance fills {KILN_CELL_NAMES[filled]} of the kiln"
-    if phase == r.BLACK_TILE:
+    if phase == k.BLACK_TILE:
         return "chance places the black tile on a border cell"
-    if phase == r.FIRST_PLAYER:
+    if phase == k.FIRST_PLAYER:
         seats = ", ".join(seat_name(s) for s in state._tied_starters())
         return f"chance picks the first player among {seats}"
-    if phase == r.OVER:
+    if phase == k.OVER:
         return "the game is over"
     who = seat_label(game, state.player)
-    colour = r.COLOUR_NAMES[state.mover_colour()]
-    if phase == r.PUSHING:
-        tile = r.TILE_LETTERS[state.outer_tile]
+    colour = k.COLOUR_NAMES[state.mover_colour()]
+    if phase == k.PUSHING:
+        tile = k.TILE_LETTERS[state.outer_tile]
         return f"{who} pushes the outer tile ({tile} on {BORDER_NAMES[state.outer_cell]})"
-    if phase == r.CHOOSING:
+    if phase == k.CHOOSING:
         return f"{who} chooses one of the largest {colour} groups"
-    if phase == r.PLACING:
+    if phase == k.PLACING:
         return f"{who} chooses where to paint the {colour} shape"
-    if phase == r.ERASING:
+    if phase == k.ERASING:
         return f"{who} may erase one painted {colour} cell (the shape fits nowhere)"
     return f"{who} may sell complete rows or columns of the {colour} warehouse"
 
 
 def action_to_string(state: "KilnState", action: int) -> str:
     """The notation of ``action`` in ``state``'s current decision."""
-    r = _rules()
     if state.player == CHANCE:
-        if state.phase == r.FILL:
-            return r.COLOUR_NAMES[action] if 0 <= action < 4 else str(action)
-        if state.phase == r.BLACK_TILE:
+        if state.phase == k.FILL:
+            return k.COLOUR_NAMES[action] if 0 <= action < 4 else str(action)
+        if state.phase == k.BLACK_TILE:
             return BORDER_NAMES[action] if 0 <= action < 24 else str(action)
         return seat_name(action)
     return player_action_to_string(action)
@@ -99,22 +97,21 @@ def player_action_to_string(action: int) -> str:
     >>> [player_action_to_string(a) for a in (0, 24, 72, 110, 114, 145, 173)]
     ['b8', 'b7', 'p33', 'keep', '$r3', '$c3', 'pass']
     """
-    r = _rules()
-    if r.PUSH <= action < r.GROUP:
+    if k.PUSH <= action < k.GROUP:
         return BORDER_NAMES[action]
-    if r.GROUP <= action < r.PLACE:
-        return KILN_CELL_NAMES[action - r.GROUP]
-    if r.PLACE <= action < r.ERASE:
-        return "p" + _cell(action - r.PLACE)
-    if r.ERASE <= action < r.KEEP:
-        return "x" + _cell(action - r.ERASE)
-    if action == r.KEEP:
+    if k.GROUP <= action < k.PLACE:
+        return KILN_CELL_NAMES[action - k.GROUP]
+    if k.PLACE <= action < k.ERASE:
+        return "p" + _cell(action - k.PLACE)
+    if k.ERASE <= action < k.KEEP:
+        return "x" + _cell(action - k.ERASE)
+    if action == k.KEEP:
         return "keep"
-    if r.SELL_ROWS <= action < r.SELL_COLUMNS:
-        return "$r" + _digits(action - r.SELL_ROWS + 1)
-    if r.SELL_COLUMNS <= action < r.NO_SALE:
-        return "$c" + _digits(action - r.SELL_COLUMNS + 1)
-    if action == r.NO_SALE:
+    if k.SELL_ROWS <= action < k.SELL_COLUMNS:
+        return "$r" + _digits(action - k.SELL_ROWS + 1)
+    if k.SELL_COLUMNS <= action < k.NO_SALE:
+        return "$c" + _digits(action - k.SELL_COLUMNS + 1)
+    if action == k.NO_SALE:
         return "pass"
     return str(action)
 
@@ -132,7 +129,6 @@ def string_to_action(state: "KilnState", text: str) -> int:
 
     Raises :class:`IllegalActionError` saying why the text is not a legal move.
     """
-    r = _rules()
     if not isinstance(text, str):
         raise IllegalActionError(f"a move must be text, not {text!r}")
     word = re.sub(r"\s+", "", text.strip().lower())
@@ -149,47 +145,45 @@ def string_to_action(state: "KilnState", text: str) -> int:
 
 
 def _parse(state: "KilnState", word: str) -> int | None:
-    r = _rules()
     phase = state.phase
-    if phase == r.FILL:
-        return r.COLOUR_NAMES.index(word) if word in r.COLOUR_NAMES[:4] else None
-    if phase == r.BLACK_TILE:
+    if phase == k.FILL:
+        return k.COLOUR_NAMES.index(word) if word in k.COLOUR_NAMES[:4] else None
+    if phase == k.BLACK_TILE:
         return BORDER_INDEX.get(word)
-    if phase == r.FIRST_PLAYER:
+    if phase == k.FIRST_PLAYER:
         match = re.fullmatch(r"p([1-4])", word)
         return int(match.group(1)) - 1 if match else None
-    if phase == r.SELLING:
+    if phase == k.SELLING:
         if word in ("pass", "-", "none"):
-            return r.NO_SALE
+            return k.NO_SALE
         match = _SALE.match(word)
         if not match or len(set(match.group(2))) != len(match.group(2)):
             return None
         subset = sum(1 << (int(d) - 1) for d in match.group(2))
-        base = r.SELL_ROWS if match.group(1) == "r" else r.SELL_COLUMNS
+        base = k.SELL_ROWS if match.group(1) == "r" else k.SELL_COLUMNS
         return base + subset - 1
     if word in BORDER_INDEX:
-        return r.PUSH + BORDER_INDEX[word]
+        return k.PUSH + BORDER_INDEX[word]
     if word in KILN_CELL_INDEX:
         return _group_action(state, KILN_CELL_INDEX[word])
     if word == "keep":
-        return r.KEEP
+        return k.KEEP
     match = _WAREHOUSE_CELL.match(word)
     if match:
         index = 5 * (int(match.group(2)) - 1) + int(match.group(3)) - 1
-        return (r.PLACE if match.group(1) == "p" else r.ERASE) + index
+        return (k.PLACE if match.group(1) == "p" else k.ERASE) + index
     return None
 
 
 def _group_action(state: "KilnState", cell: int) -> int:
     """Any cell of a group names the choice that group stands for."""
-    r = _rules()
-    if state.phase != r.CHOOSING:
-        return r.GROUP + cell
+    if state.phase != k.CHOOSING:
+        return k.GROUP + cell
     colour = state.mover_colour()
     mask = state.masks[colour]
     group = board.grow(1 << cell, mask)
     if not mask >> cell & 1 or group not in board.largest_groups(mask):
-        return r.GROUP + cell
+        return k.GROUP + cell
     warehouse = state.warehouses[colour]
 
     def result(g: int) -> int:
@@ -197,7 +191,7 @@ def _group_action(state: "KilnState", cell: int) -> int:
         return key if shape and board.placements(shape, warehouse) else -1
 
     wanted = result(group)
-    return next(r.GROUP + board.first_cell(c) for c in state._group_choices() if result(c) == wanted)
+    return next(k.GROUP + board.first_cell(c) for c in state._group_choices() if result(c) == wanted)
 
 
 # -- serialisation ------------------------------------------------------------
@@ -209,7 +203,7 @@ def _mask_rows(mask: int, width: int, rows: int, mark: str = "#") -> list[str]:
 
 
 def kiln_rows(state: "KilnState") -> list[str]:
-    letters = _rules().TILE_LETTERS
+    letters = k.TILE_LETTERS
     out = []
     for y in range(6):
         row = ""
@@ -221,20 +215,19 @@ def kiln_rows(state: "KilnState") -> list[str]:
 
 
 def state_fields(state: "KilnState") -> dict[str, Any]:
-    r = _rules()
     game = state._game
     return {
         "kiln": kiln_rows(state),
         "outer": {
-            "tile": r.TILE_LETTERS[state.outer_tile] if state.outer_tile >= 0 else None,
+            "tile": k.TILE_LETTERS[state.outer_tile] if state.outer_tile >= 0 else None,
             "cell": BORDER_NAMES[state.outer_cell] if state.outer_cell >= 0 else None,
         },
         "warehouses": {
-            r.COLOUR_NAMES[c]: _mask_rows(state.warehouses[c], 5, 5) for c in game.owned
+            k.COLOUR_NAMES[c]: _mask_rows(state.warehouses[c], 5, 5) for c in game.owned
         },
         "points": list(state.points),
         "to_move": state.player,
-        "phase": r.PHASE_NAMES[state.phase],
+        "phase": k.PHASE_NAMES[state.phase],
         "step": state.step,
         "pending": _mask_rows(state.pending, 5, 5) if state.pending else None,
         "turn_points": state.turn_points,
@@ -275,36 +268,35 @@ def _int(fields: dict[str, Any], name: str, lo: int, hi: int) -> int:
 
 def state_from_fields(game: "KilnGame", fields: dict[str, Any]) -> "KilnState":
     """Build a state from :func:`state_fields` output, checking every field."""
-    r = _rules()
-    state = r.KilnState(game)
-    rows = _read_rows(fields.get("kiln"), "kiln", 6, r.TILE_LETTERS + ".")
-    for tile, letter in enumerate(r.TILE_LETTERS):
+    state = game.new_initial_state()
+    rows = _read_rows(fields.get("kiln"), "kiln", 6, k.TILE_LETTERS + ".")
+    for tile, letter in enumerate(k.TILE_LETTERS):
         state.masks[tile] = _rows_to_mask(rows, 6, letter)
     phase_name = fields.get("phase")
-    if phase_name not in r.PHASE_NAMES:
-        raise _fail("phase", f"expected one of {', '.join(r.PHASE_NAMES)}, got {phase_name!r}")
-    state.phase = r.PHASE_NAMES.index(phase_name)
+    if phase_name not in k.PHASE_NAMES:
+        raise _fail("phase", f"expected one of {', '.join(k.PHASE_NAMES)}, got {phase_name!r}")
+    state.phase = k.PHASE_NAMES.index(phase_name)
     outer = fields.get("outer")
     if not isinstance(outer, dict):
         raise _fail("outer", "expected an object with 'tile' and 'cell'")
-    in_setup = state.phase in (r.FILL, r.BLACK_TILE)
+    in_setup = state.phase in (k.FILL, k.BLACK_TILE)
     filled = sum(m.bit_count() for m in state.masks)
     if in_setup:
-        if state.masks[r.BLACK] or _rows_to_mask(rows, 6, ".") != ((1 << 36) - 1) ^ ((1 << filled) - 1):
+        if state.masks[k.BLACK] or _rows_to_mask(rows, 6, ".") != ((1 << 36) - 1) ^ ((1 << filled) - 1):
             raise _fail("kiln", "during setup the kiln fills in reading order with coloured tiles only")
-        if state.phase == r.BLACK_TILE and filled != 36:
+        if state.phase == k.BLACK_TILE and filled != 36:
             raise _fail("kiln", "the black tile is placed only once the kiln is full")
-        if state.phase == r.FILL and filled == 36:
+        if state.phase == k.FILL and filled == 36:
             raise _fail("phase", "the kiln is full, so setup is past the fill")
         if outer != {"tile": "K", "cell": None}:
             raise _fail("outer", "during setup the outer tile is the black tile, not yet placed")
-        state.outer_tile, state.outer_cell = r.BLACK, -1
+        state.outer_tile, state.outer_cell = k.BLACK, -1
     else:
         if filled != 36:
             raise _fail("kiln", "every kiln cell must hold a tile once setup is over")
-        if outer.get("tile") not in tuple(r.TILE_LETTERS) or outer.get("cell") not in BORDER_INDEX:
+        if outer.get("tile") not in tuple(k.TILE_LETTERS) or outer.get("cell") not in BORDER_INDEX:
             raise _fail("outer", "expected a tile letter (RBGYK) and a border cell name")
-        state.outer_tile = r.TILE_LETTERS.index(outer["tile"])
+        state.outer_tile = k.TILE_LETTERS.index(outer["tile"])
         state.outer_cell = BORDER_INDEX[outer["cell"]]
     counts = [m.bit_count() for m in state.masks]
     if not in_setup:
@@ -315,11 +307,11 @@ def state_from_fields(game: "KilnGame", fields: dict[str, Any]) -> "KilnState":
         raise _fail("kiln", "a colour has more than 9 tiles")
 
     houses = fields.get("warehouses")
-    names = [r.COLOUR_NAMES[c] for c in game.owned]
+    names = [k.COLOUR_NAMES[c] for c in game.owned]
     if not isinstance(houses, dict) or sorted(houses) != sorted(names):
         raise _fail("warehouses", f"expected one warehouse for each of {', '.join(names)}")
     for colour in game.owned:
-        name = r.COLOUR_NAMES[colour]
+        name = k.COLOUR_NAMES[colour]
         state.warehouses[colour] = _rows_to_mask(_read_rows(houses[name], f"warehouses.{name}", 5, "#."), 5)
 
     points = fields.get("points")
@@ -337,23 +329,23 @@ def state_from_fields(game: "KilnGame", fields: dict[str, Any]) -> "KilnState":
         raise _fail("black_out", "expected true or false")
     state.black_out = black_out
     to_move = fields.get("to_move")
-    if state.phase in (r.FILL, r.BLACK_TILE, r.FIRST_PLAYER):
+    if state.phase in (k.FILL, k.BLACK_TILE, k.FIRST_PLAYER):
         expected_ok = to_move == CHANCE
-    elif state.phase == r.OVER:
+    elif state.phase == k.OVER:
         expected_ok = to_move == TERMINAL
     else:
         expected_ok = type(to_move) is int and 0 <= to_move < game.players
     if not expected_ok:
         raise _fail("to_move", f"{to_move!r} does not fit phase {phase_name!r}")
     state.player = to_move
-    if state.phase == r.OVER:
+    if state.phase == k.OVER:
         won = state.winner >= 0 and state.points[state.winner] >= game.goal
         if not won and state.turns != game.turn_limit:
             raise _fail("winner", "a finished game needs a winner at the goal or the turn limit reached")
     elif state.winner != -1:
         raise _fail("winner", "only a finished game has a winner")
     pending = fields.get("pending")
-    if state.phase == r.PLACING:
+    if state.phase == k.PLACING:
         state.pending = _rows_to_mask(_read_rows(pending, "pending", 5, "#."), 5)
         if not state.pending & board.ROW_MASKS[0] or not state.pending & board.COLUMN_MASKS[0]:
             raise _fail("pending", "expected a non-empty shape touching the warehouse's top and left edges")
@@ -370,10 +362,9 @@ def position(game: "KilnGame", **fields: Any) -> "KilnState":
     Defaults: empty warehouses, zero points, P1 to push, black tile outside
     on b8. ``kiln`` (6 strings of RBGYK) is required.
     """
-    r = _rules()
     base: dict[str, Any] = {
         "outer": {"tile": "K", "cell": "b8"},
-        "warehouses": {r.COLOUR_NAMES[c]: ["....."] * 5 for c in game.owned},
+        "warehouses": {k.COLOUR_NAMES[c]: ["....."] * 5 for c in game.owned},
         "points": [0] * game.players,
         "to_move": 0,
         "phase": "push",
@@ -394,7 +385,6 @@ def position(game: "KilnGame", **fields: Any) -> "KilnState":
 # -- views ----------------------------------------------------------------------
 def view(state: "KilnState", viewer: int = SPECTATOR) -> dict[str, Any]:
     """Everything a viewer may see; in KILN that is the whole table."""
-    r = _rules()
     game = state._game
     if viewer != SPECTATOR and not (type(viewer) is int and 0 <= viewer < game.players):
         raise ValueError(f"unknown viewer {viewer!r}: a seat 0-{game.players - 1} or SPECTATOR")
@@ -406,26 +396,26 @@ def view(state: "KilnState", viewer: int = SPECTATOR) -> dict[str, Any]:
         "variant": game.variant,
         "heat_tokens": list(game.heat_tokens),
         "erase_rule": game.erase_rule,
-        "turn": state.turns + (0 if state.phase == r.OVER else 1),
+        "turn": state.turns + (0 if state.phase == k.OVER else 1),
         "turn_limit": game.turn_limit,
         "kiln": kiln_rows(state),
         "outer": {
-            "tile": r.TILE_LETTERS[state.outer_tile],
+            "tile": k.TILE_LETTERS[state.outer_tile],
             "cell": BORDER_NAMES[state.outer_cell] if state.outer_cell >= 0 else None,
         },
         "seats": [
             {
                 "name": seat_name(seat),
-                "colours": [r.COLOUR_NAMES[c] for c in game.colours[seat]],
+                "colours": [k.COLOUR_NAMES[c] for c in game.colours[seat]],
                 "points": state.points[seat],
                 "warehouses": [_mask_rows(state.warehouses[c], 5, 5) for c in game.colours[seat]],
             }
             for seat in range(game.players)
         ],
         "to_move": state.player,
-        "phase": r.PHASE_NAMES[state.phase],
+        "phase": k.PHASE_NAMES[state.phase],
         "decision": describe_decision(state),
-        "colour": r.COLOUR_NAMES[state.mover_colour()] if moving else None,
+        "colour": k.COLOUR_NAMES[state.mover_colour()] if moving else None,
         "pending": _mask_rows(state.pending, 5, 5) if state.pending else None,
         "legal": [action_to_string(state, a) for a in state.legal_actions()] if moving else [],
         "winner": state.winner,

@@ -118,7 +118,7 @@ def layout(view: dict[str, Any]) -> list[list[Segment]]:
     lines += _kiln_lines(view)
     blocks = []
     for seat in view["seats"]:
-        for colour, rows in zip(seat["colours"], seat["warehouses"]):
+        for colour, rows in zip(seat["colours"], seat["warehouses"], strict=True):
             title = f"{seat['name']} {colour} {seat['points']}/{view['goal']}"
             blocks.append(_warehouse_block(title, COLOUR_STYLE[colour], rows))
     for start in range(0, len(blocks), 4):
@@ -192,7 +192,7 @@ def render_svg(view: dict[str, Any], cell: int = 28) -> str:
     top = pad + 8 * cell + 10
     left = pad
     for seat in view["seats"]:
-        for colour, rows in zip(seat["colours"], seat["warehouses"]):
+        for colour, rows in zip(seat["colours"], seat["warehouses"], strict=True):
             parts.append(
                 f'<text x="{left}" y="{top + 10}" font-family="sans-serif" font-size="11">'
                 f'{seat["name"]} {colour} {seat["points"]}</text>'
