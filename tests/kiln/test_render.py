@@ -22,7 +22,7 @@ def test_text_shows_kiln_outer_tile_warehouses_scores_and_goal():
     lines = text.splitlines()
     assert lines[0] == "KILN  goal 17  turn 1/300  heat 5 14"
     assert lines[3] == " 7  . R B G Y R B ."
-    assert lines[10] == " 1    . . K . . ."  # the black tile waits on d1
+    assert lines[9] == " 1    . . K . . ."  # the black tile waits on d1
     assert "P1 red 3/17" in text and "P2 blue 0/17" in text
     assert " 1 # # # # #" in text
 
