@@ -71,7 +71,9 @@ def test_triangular_prices(rows, price):
 
 
 def test_selling_is_optional():
-    state = position(kiln(), kiln=SINGLES, phase="sale", warehouses={"red": SELLING_EXAMPLE})
+    # mid-turn, a green tile outside: this turn's push did not release the black tile
+    state = position(kiln(), kiln=BLACK_ON_B2, outer={"tile": "G", "cell": "h7"}, phase="sale",
+                     warehouses={"red": SELLING_EXAMPLE})
     play(state, "pass")
     assert state.scores() == [0, 0]
     assert warehouse(state) == SELLING_EXAMPLE
@@ -322,7 +324,7 @@ def test_advanced_variant_copies_first_colour_then_second():
 
 
 def test_advanced_variant_sells_first_warehouse_then_second():
-    state = position(kiln(variant="advanced"), kiln=SINGLES, phase="sale",
+    state = position(kiln(variant="advanced"), kiln=BLACK_ON_B2, outer={"tile": "G", "cell": "h7"}, phase="sale",
                      warehouses={"red": ["#####"] + ["....."] * 4, "green": ["#...."] * 5})
     assert state.view()["colour"] == "red"
     play(state, "$r1")

@@ -233,7 +233,6 @@ def state_fields(state: "KilnState") -> dict[str, Any]:
         "turn_points": state.turn_points,
         "turns": state.turns,
         "winner": state.winner,
-        "black_out": state.black_out,
     }
 
 
@@ -324,10 +323,6 @@ def state_from_fields(game: "KilnGame", fields: dict[str, Any]) -> "KilnState":
     state.turn_points = _int(fields, "turn_points", 0, 1000)
     state.winner = _int(fields, "winner", -1, game.players - 1)
     state.step = _int(fields, "step", 0, len(game.colours[0]) - 1)
-    black_out = fields.get("black_out")
-    if type(black_out) is not bool:
-        raise _fail("black_out", "expected true or false")
-    state.black_out = black_out
     to_move = fields.get("to_move")
     if state.phase in (k.FILL, k.BLACK_TILE, k.FIRST_PLAYER):
         expected_ok = to_move == CHANCE
@@ -360,7 +355,9 @@ def position(game: "KilnGame", **fields: Any) -> "KilnState":
     """A position for tests and puzzles: ``state_fields`` with defaults.
 
     Defaults: empty warehouses, zero points, P1 to push, black tile outside
-    on b8. ``kiln`` (6 strings of RBGYK) is required.
+    on b8. ``kiln`` (6 strings of RBGYK) is required. In a position after the
+    push (group, place, erase or sale step) the outer tile is the one this
+    turn's push released, so a black tile outside there means an extra turn.
     """
     base: dict[str, Any] = {
         "outer": {"tile": "K", "cell": "b8"},
@@ -373,7 +370,6 @@ def position(game: "KilnGame", **fields: Any) -> "KilnState":
         "turn_points": 0,
         "turns": 0,
         "winner": -1,
-        "black_out": False,
     }
     houses = dict(base["warehouses"])
     houses.update(fields.pop("warehouses", {}))

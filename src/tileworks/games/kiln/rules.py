@@ -146,7 +146,6 @@ class KilnState(State):
         "turn_points",
         "turns",
         "winner",
-        "black_out",
     )
 
     def __init__(self, game: KilnGame):
@@ -169,8 +168,6 @@ class KilnState(State):
         self.turn_points = 0
         self.turns = 0
         self.winner = -1
-        #: the push of this turn made the black tile the outer tile
-        self.black_out = False
 
     # -- predicates -----------------------------------------------------------
     def game(self) -> KilnGame:  # narrower type for readers and checkers
@@ -286,24 +283,19 @@ class KilnState(State):
             self._start_turn(action)
 
     def _placement_at(self, cell: int) -> int:
-        warehouse = self.warehouses[self.mover_colour()]
-        for placed in board.placements(self.pending, warehouse):
-            if board.first_cell(placed) == cell:
-                return placed
-        raise AssertionError("placement was checked legal")  # pragma: no cover
+        """The pending shape moved so that its first tile lands on ``cell``."""
+        return self.pending << (cell - board.first_cell(self.pending))
 
     def _start_turn(self, seat: int) -> None:
         self.player = seat
         self.phase = PUSHING
         self.step = 0
         self.turn_points = 0
-        self.black_out = False
 
     def _push(self, border: int) -> None:
         out = board.push(self.masks, self.outer_tile, border)
         self.outer_tile = out
         self.outer_cell = board.OPPOSITE[border]
-        self.black_out = out == BLACK
         self.step = 0
         self._begin_copy()
 
@@ -391,8 +383,10 @@ class KilnState(State):
             self.player = TERMINAL
             return
         seat = self.player
+        # the outer tile is still the one this turn's push released
+        black_out = self.outer_tile == BLACK
         heated = self.turn_points > 0 and self.points[seat] in game.heat_tokens
-        if not (self.black_out or heated):
+        if not (black_out or heated):
             seat = (seat + 1) % game.players
         self._start_turn(seat)
 
@@ -426,7 +420,6 @@ class KilnState(State):
         other.turn_points = self.turn_points
         other.turns = self.turns
         other.winner = self.winner
-        other.black_out = self.black_out
         return other
 
     # -- notation, views, serialisation (see notation.py and render.py) ---------
