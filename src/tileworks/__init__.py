@@ -2,7 +2,7 @@
 
 >>> import tileworks
 >>> [g["name"] for g in tileworks.list_games()]
-['kiln']
+['azul', 'kiln']
 """
 
 from tileworks.core import (

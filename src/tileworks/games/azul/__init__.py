@@ -1,0 +1,51 @@
+"""Azul (Michael Kiesling): draft tiles from factories, fill pattern lines,
+tile your wall.
+
+Rules in our words, with every ruling: ``docs/rules/azul.md``.
+
+>>> import tileworks
+>>> game = tileworks.load_game("azul", players=3)
+>>> game.num_distinct_actions(), game.max_chance_outcomes()
+(245, 5)
+"""
+
+from __future__ import annotations
+
+from tileworks.core import OptionSet, register
+from tileworks.core.options import choice_option, int_option
+from tileworks.core.registry import GameInfo
+from tileworks.games.azul.notation import position
+from tileworks.games.azul.rules import AzulGame, AzulState
+
+OPTIONS = OptionSet(
+    (
+        int_option("players", 2, 2, 4, "number of players"),
+        choice_option("variant", "standard", ("standard", "grey"),
+                      "grey: the grey side of the boards, where players choose each wall space"),
+        choice_option("tiebreak", "seed", ("seed", "official"),
+                      "seed: most wall tiles, then fewest floor tiles; official: most complete rows"),
+        int_option("round_limit", 100, 1, 1000, "safeguard: the game ends after this many rounds"),
+    )
+)
+
+GAME_INFO = register(
+    GameInfo(
+        name="azul",
+        title="Azul",
+        min_players=2,
+        max_players=4,
+        options=OPTIONS,
+        factory=AzulGame,
+        summary="draft tiles from factories into pattern lines and tile your wall",
+        test_configs=(
+            {},
+            {"players": 3},
+            {"players": 4},
+            {"variant": "grey"},
+            {"players": 3, "variant": "grey", "tiebreak": "official"},
+            {"players": 4, "variant": "grey"},
+        ),
+    )
+)
+
+__all__ = ["GAME_INFO", "AzulGame", "AzulState", "position"]

@@ -1,0 +1,392 @@
+"""Azul notation, serialisation and views.
+
+Drafting reads *source, colour, destination*:
+
+===========  ============================================================
+``3r2``      from factory 3 take the red tiles to pattern line 2
+``cbf``      from the centre take the blue tiles to the floor line
+===========  ============================================================
+
+Sources are factories ``1``-``9`` and ``c`` (the centre); colours ``b`` blue,
+``y`` yellow, ``r`` red, ``k`` black, ``w`` white; destinations pattern
+lines ``1``-``5`` (line 1 holds one tile) and ``f`` (the floor).
+
+Grey wall placements read ``r3c4``: the tile of pattern line 3 goes on wall
+row 3, column 4 (``c4`` or ``4`` are accepted when typing). Chance outcomes
+read ``red`` (the colour of the next tile drawn from the bag) and ``P2`` (the
+first player of round one).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from tileworks.core import CHANCE, SPECTATOR, TERMINAL, IllegalActionError, RecordError
+from tileworks.games.azul import constants as k
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tileworks.games.azul.rules import AzulGame, AzulState
+
+_DRAFT = re.compile(r"^([1-9c])([byrkw])([1-5f])$")
+_PLACE = re.compile(r"^(?:r([1-5]))?c?([1-5])$")
+
+
+def seat_name(seat: int) -> str:
+    return f"P{seat + 1}"
+
+
+def source_name(game: "AzulGame", source: int) -> str:
+    return "c" if source == game.centre else str(source + 1)
+
+
+def describe_decision(state: "AzulState") -> str:
+    phase = state.phase
+    if phase == k.FIRST_PLAYER:
+        return "chance picks the first player"
+    if phase == k.FILL:
+        return f"chance draws a tile from the bag for factory {(state.fill_slot >> 2) + 1}"
+    if phase == k.OVER:
+        return "the game is over"
+    who = seat_name(state.player)
+    if phase == k.DRAFT:
+        return f"{who} takes tiles from a factory or the centre"
+    colour = k.COLOUR_NAMES[state.line_colour[5 * state.player + state.place_line]]
+    return f"{who} chooses the wall column for the {colour} tile of pattern line {state.place_line + 1}"
+
+
+def action_to_string(state: "AzulState", action: int) -> str:
+    game = state._game
+    if state.player == CHANCE:
+        if state.phase == k.FILL:
+            return k.COLOUR_NAMES[action] if 0 <= action < 5 else str(action)
+        return seat_name(action)
+    if action >= game.place_base:
+        column = action - game.place_base + 1
+        return f"r{state.place_line + 1}c{column}" if state.phase == k.PLACE else f"c{column}"
+    return draft_to_string(game, action)
+
+
+def draft_to_string(game: "AzulGame", action: int) -> str:
+    """>>> import tileworks
+    >>> game = tileworks.load_game("azul")
+    >>> draft_to_string(game, (2 * 5 + 2) * 6 + 1), draft_to_string(game, (5 * 5 + 0) * 6 + 5)
+    ('3r2', 'cbf')
+    """
+    source, rest = divmod(action, 5 * k.DESTINATIONS)
+    colour, dest = divmod(rest, k.DESTINATIONS)
+    return source_name(game, source) + k.COLOUR_LETTERS[colour] + ("f" if dest == k.FLOOR else str(dest + 1))
+
+
+def string_to_action(state: "AzulState", text: str) -> int:
+    if not isinstance(text, str):
+        raise IllegalActionError(f"a move must be text, not {text!r}")
+    word = re.sub(r"\s+", "", text.strip().lower())
+    action = _parse(state, word)
+    if action is None:
+        raise IllegalActionError(
+            f"cannot read {text!r} as an Azul move while {describe_decision(state)}; "
+            "drafts look like 3r2 (factory 3, red, line 2) or cbf (centre, blue, floor); "
+            "grey-wall placements like r3c4"
+        )
+    if action not in state.legal_actions():
+        raise IllegalActionError(state.why_illegal(text))
+    return action
+
+
+def _parse(state: "AzulState", word: str) -> int | None:
+    game = state._game
+    phase = state.phase
+    if phase == k.FILL:
+        return k.COLOUR_NAMES.index(word) if word in k.COLOUR_NAMES else None
+    if phase == k.FIRST_PLAYER:
+        match = re.fullmatch(r"p([1-4])", word)
+        return int(match.group(1)) - 1 if match else None
+    if phase == k.PLACE:
+        match = _PLACE.match(word)
+        if not match or (match.group(1) and int(match.group(1)) != state.place_line + 1):
+            return None
+        return game.place_base + int(match.group(2)) - 1
+    match = _DRAFT.match(word)
+    if not match:
+        return None
+    source = game.centre if match.group(1) == "c" else int(match.group(1)) - 1
+    if source >= game.sources:
+        return None
+    colour = k.COLOUR_LETTERS.index(match.group(2))
+    dest = k.FLOOR if match.group(3) == "f" else int(match.group(3)) - 1
+    return (source * 5 + colour) * k.DESTINATIONS + dest
+
+
+# -- serialisation ------------------------------------------------------------
+def _letters(counts: list[int]) -> str:
+    return "".join(k.COLOUR_LETTERS[c] * n for c, n in enumerate(counts))
+
+
+def _wall_rows(state: "AzulState", seat: int) -> list[str]:
+    rows = []
+    for r in range(5):
+        row = ""
+        for col in range(5):
+            colour = state.wall_colour_at(seat, 5 * r + col)
+            row += k.COLOUR_LETTERS[colour] if colour >= 0 else "."
+        rows.append(row)
+    return rows
+
+
+def _lines(state: "AzulState", seat: int) -> list[str]:
+    out = []
+    for line in range(5):
+        i = 5 * seat + line
+        colour = state.line_colour[i]
+        out.append(k.COLOUR_LETTERS[colour] * state.line_count[i] if colour >= 0 else "")
+    return out
+
+
+def state_fields(state: "AzulState") -> dict[str, Any]:
+    game = state._game
+    seats = range(game.players)
+    return {
+        "bag": list(state.bag),
+        "lid": list(state.lid),
+        "factories": [_letters(state.factory[5 * f : 5 * f + 5]) for f in range(game.factories)],
+        "centre": _letters(state.centre),
+        "marker_in_centre": state.marker_in_centre,
+        "marker_holder": state.marker_holder,
+        "lines": [_lines(state, s) for s in seats],
+        "walls": [_wall_rows(state, s) for s in seats],
+        "floors": [_letters(state.floor_tiles[5 * s : 5 * s + 5]) for s in seats],
+        "floor_spaces": list(state.floor_spaces),
+        "points": list(state.points),
+        "starter": state.starter,
+        "to_move": state.player,
+        "phase": k.PHASE_NAMES[state.phase],
+        "fill_slot": state.fill_slot,
+        "place_line": state.place_line,
+        "round": state.round,
+        "last_floor": list(state.last_floor),
+    }
+
+
+def _fail(field: str, why: str) -> RecordError:
+    return RecordError(f"state field {field!r}: {why}")
+
+
+def _counts(text: Any, field: str) -> list[int]:
+    if not isinstance(text, str) or set(text) - set(k.COLOUR_LETTERS):
+        raise _fail(field, f"expected colour letters ({k.COLOUR_LETTERS}), got {text!r}")
+    return [text.count(letter) for letter in k.COLOUR_LETTERS]
+
+
+def _int_list(fields: dict[str, Any], name: str, length: int, lo: int, hi: int) -> list[int]:
+    value = fields.get(name)
+    if not isinstance(value, list) or len(value) != length or not all(
+        type(v) is int and lo <= v <= hi for v in value
+    ):
+        raise _fail(name, f"expected {length} integers from {lo} to {hi}")
+    return list(value)
+
+
+def _int(fields: dict[str, Any], name: str, lo: int, hi: int) -> int:
+    value = fields.get(name)
+    if type(value) is not int or not lo <= value <= hi:
+        raise _fail(name, f"expected an integer from {lo} to {hi}, got {value!r}")
+    return value
+
+
+def _per_seat(fields: dict[str, Any], name: str, players: int) -> list[Any]:
+    value = fields.get(name)
+    if not isinstance(value, list) or len(value) != players:
+        raise _fail(name, f"expected one entry per seat ({players})")
+    return value
+
+
+def state_from_fields(game: "AzulGame", fields: dict[str, Any]) -> "AzulState":
+    """Build a state from :func:`state_fields` output, checking every field."""
+    state = game.new_initial_state()
+    n = game.players
+    state.bag = _int_list(fields, "bag", 5, 0, k.TILES_PER_COLOUR)
+    state.lid = _int_list(fields, "lid", 5, 0, k.TILES_PER_COLOUR)
+    factories = fields.get("factories")
+    if not isinstance(factories, list) or len(factories) != game.factories:
+        raise _fail("factories", f"expected {game.factories} factories")
+    for f, text in enumerate(factories):
+        counts = _counts(text, f"factories[{f}]")
+        if sum(counts) > 4:
+            raise _fail(f"factories[{f}]", "a factory holds at most 4 tiles")
+        state.factory[5 * f : 5 * f + 5] = counts
+    state.centre = _counts(fields.get("centre"), "centre")
+    state.table_tiles = sum(state.factory) + sum(state.centre)
+    marker = fields.get("marker_in_centre")
+    if type(marker) is not bool:
+        raise _fail("marker_in_centre", "expected true or false")
+    state.marker_in_centre = marker
+    state.marker_holder = _int(fields, "marker_holder", -1, n - 1)
+    if marker == (state.marker_holder >= 0):
+        raise _fail("marker_holder", "the marker is either in the centre or held by one seat")
+
+    for seat, rows in enumerate(_per_seat(fields, "walls", n)):
+        if not isinstance(rows, list) or len(rows) != 5 or not all(isinstance(r, str) and len(r) == 5 for r in rows):
+            raise _fail(f"walls[{seat}]", "expected 5 rows of 5 characters")
+        for r, row in enumerate(rows):
+            for col, ch in enumerate(row):
+                if ch == ".":
+                    continue
+                if ch not in k.COLOUR_LETTERS:
+                    raise _fail(f"walls[{seat}]", f"unexpected character {ch!r}")
+                colour = k.COLOUR_LETTERS.index(ch)
+                if not game.grey and k.wall_column(colour, r) != col:
+                    raise _fail(f"walls[{seat}]", f"{k.COLOUR_NAMES[colour]} cannot be in row {r + 1}, column {col + 1}")
+                mask = state.walls[5 * seat + colour]
+                if mask & (k.ROW_MASKS[r] | k.COLUMN_MASKS[col]):
+                    raise _fail(f"walls[{seat}]", f"{k.COLOUR_NAMES[colour]} twice in row {r + 1} or column {col + 1}")
+                state.walls[5 * seat + colour] = mask | 1 << (5 * r + col)
+    for seat, lines in enumerate(_per_seat(fields, "lines", n)):
+        if not isinstance(lines, list) or len(lines) != 5:
+            raise _fail(f"lines[{seat}]", "expected 5 pattern lines")
+        for line, text in enumerate(lines):
+            counts = _counts(text, f"lines[{seat}][{line}]")
+            used = [c for c in range(5) if counts[c]]
+            if len(used) > 1 or sum(counts) > line + 1:
+                raise _fail(f"lines[{seat}][{line}]", f"one colour, at most {line + 1} tiles")
+            if used and state.walls[5 * seat + used[0]] & k.ROW_MASKS[line]:
+                raise _fail(f"lines[{seat}][{line}]", "that colour is already in the wall row")
+            state.line_colour[5 * seat + line] = used[0] if used else -1
+            state.line_count[5 * seat + line] = sum(counts)
+    for seat, text in enumerate(_per_seat(fields, "floors", n)):
+        state.floor_tiles[5 * seat : 5 * seat + 5] = _counts(text, f"floors[{seat}]")
+    state.floor_spaces = _int_list(fields, "floor_spaces", n, 0, k.FLOOR_SPACES)
+    for seat in range(n):
+        extra = state.floor_spaces[seat] - sum(state.floor_tiles[5 * seat : 5 * seat + 5])
+        if extra not in (0, 1) or (extra == 1 and state.marker_holder != seat):
+            raise _fail("floor_spaces", f"seat {seat + 1}: spaces are the floor tiles plus the marker")
+    for seat in range(n):
+        for line in range(5):
+            state._refresh_line(seat, line)
+    state.points = _int_list(fields, "points", n, 0, 10_000)
+    state.last_floor = _int_list(fields, "last_floor", n, 0, k.FLOOR_SPACES)
+    state.round = _int(fields, "round", 0, game.round_limit)
+    state.fill_slot = _int(fields, "fill_slot", 0, 4 * game.factories)
+    state.place_line = _int(fields, "place_line", 0, 4)
+    state.starter = _int(fields, "starter", -1, n - 1)
+
+    phase_name = fields.get("phase")
+    if phase_name not in k.PHASE_NAMES:
+        raise _fail("phase", f"expected one of {', '.join(k.PHASE_NAMES)}, got {phase_name!r}")
+    state.phase = k.PHASE_NAMES.index(phase_name)
+    to_move = fields.get("to_move")
+    if state.phase in (k.FIRST_PLAYER, k.FILL):
+        ok = to_move == CHANCE
+    elif state.phase == k.OVER:
+        ok = to_move == TERMINAL
+    else:
+        ok = type(to_move) is int and 0 <= to_move < n
+    if not ok:
+        raise _fail("to_move", f"{to_move!r} does not fit phase {phase_name!r}")
+    state.player = to_move
+    if (state.phase == k.FIRST_PLAYER) != (state.starter < 0):
+        raise _fail("starter", "only the first chance node has no starting player")
+    if state.phase == k.FILL and not sum(state.bag):
+        raise _fail("bag", "chance draws from an empty bag")
+    for colour in range(5):
+        total = (
+            state.bag[colour] + state.lid[colour] + state.centre[colour]
+            + sum(state.factory[5 * f + colour] for f in range(game.factories))
+            + sum(state.line_count[5 * s + l] for s in range(n) for l in range(5) if state.line_colour[5 * s + l] == colour)
+            + sum(state.walls[5 * s + colour].bit_count() for s in range(n))
+            + sum(state.floor_tiles[5 * s + colour] for s in range(n))
+        )
+        if total != k.TILES_PER_COLOUR:
+            raise _fail("bag", f"{total} {k.COLOUR_NAMES[colour]} tiles are accounted for, not {k.TILES_PER_COLOUR}")
+    if state.phase == k.DRAFT and not state.table_tiles:
+        raise _fail("phase", "drafting with no tile on the factories or in the centre")
+    if not state.is_terminal() and not state.legal_actions():
+        raise _fail("phase", f"phase {phase_name!r} has no legal action in this position")
+    return state
+
+
+def position(game: "AzulGame", **fields: Any) -> "AzulState":
+    """A position for tests and puzzles: ``state_fields`` with defaults.
+
+    Defaults: round 1, P1 to draft and starting, empty factories, centre,
+    lines, walls and floors, the marker in the centre, an empty lid, and the
+    bag holding every tile not placed elsewhere.
+    """
+    n = game.players
+    base: dict[str, Any] = {
+        "lid": [0] * 5,
+        "factories": [""] * game.factories,
+        "centre": "",
+        "marker_in_centre": True,
+        "marker_holder": -1,
+        "lines": [[""] * 5 for _ in range(n)],
+        "walls": [["....."] * 5 for _ in range(n)],
+        "floors": [""] * n,
+        "floor_spaces": None,
+        "points": [0] * n,
+        "starter": 0,
+        "to_move": 0,
+        "phase": "draft",
+        "fill_slot": 4 * game.factories,
+        "place_line": 0,
+        "round": 1,
+        "last_floor": [0] * n,
+    }
+    base.update(fields)
+    if base["floor_spaces"] is None:
+        base["floor_spaces"] = [
+            len(base["floors"][s]) + (1 if base["marker_holder"] == s and len(base["floors"][s]) < 7 else 0)
+            for s in range(n)
+        ]
+    if "bag" not in base:
+        used = [0] * 5
+        texts = list(base["factories"]) + [base["centre"]] + list(base["floors"])
+        texts += [t for seat in base["lines"] for t in seat] + [r for seat in base["walls"] for r in seat]
+        for text in texts:
+            for c, letter in enumerate(k.COLOUR_LETTERS):
+                used[c] += text.count(letter)
+        base["bag"] = [k.TILES_PER_COLOUR - used[c] - base["lid"][c] for c in range(5)]
+    return state_from_fields(game, base)
+
+
+# -- views ----------------------------------------------------------------------
+def view(state: "AzulState", viewer: int = SPECTATOR) -> dict[str, Any]:
+    """Everything a viewer may see. Azul hides only the order of the bag, and
+    that belongs to chance: the bag's contents are public (they follow from
+    the lid and the boards)."""
+    game = state._game
+    if viewer != SPECTATOR and not (type(viewer) is int and 0 <= viewer < game.players):
+        raise ValueError(f"unknown viewer {viewer!r}: a seat 0-{game.players - 1} or SPECTATOR")
+    fields = state_fields(state)
+    moving = state.player >= 0
+    return {
+        "game": "azul",
+        "viewer": viewer,
+        "variant": "grey" if game.grey else "standard",
+        "round": state.round,
+        "bag": sum(state.bag),
+        "bag_colours": fields["bag"],
+        "lid": sum(state.lid),
+        "factories": fields["factories"],
+        "centre": fields["centre"],
+        "marker_in_centre": state.marker_in_centre,
+        "seats": [
+            {
+                "name": seat_name(s),
+                "points": state.points[s],
+                "lines": fields["lines"][s],
+                "wall": fields["walls"][s],
+                "floor": fields["floors"][s],
+                "floor_spaces": state.floor_spaces[s],
+                "marker": state.marker_holder == s,
+                "starter": state.starter == s,
+            }
+            for s in range(game.players)
+        ],
+        "to_move": state.player,
+        "phase": k.PHASE_NAMES[state.phase],
+        "decision": describe_decision(state),
+        "place_line": state.place_line if state.phase == k.PLACE else None,
+        "legal": [action_to_string(state, a) for a in state.legal_actions()] if moving else [],
+        "winners": state.winners() if state.phase == k.OVER else [],
+    }

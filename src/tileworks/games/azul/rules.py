@@ -1,0 +1,539 @@
+"""Azul rules: drafting from factories, wall-tiling, refills and the end.
+
+Each round: chance fills the factories tile by tile from the bag; players
+draft in turn (one action = source x colour x destination); then the wall
+is tiled (automatically on the coloured wall, or line by line as decisions
+on the grey wall); the game ends after the round in which a wall row is
+completed.
+
+>>> import tileworks
+>>> state = tileworks.load_game("azul").new_initial_state()
+>>> state.decision()
+'chance picks the first player'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tileworks.core import CHANCE, SPECTATOR, TERMINAL, Game, State
+from tileworks.games.azul import notation
+from tileworks.games.azul.constants import (
+    COLOUR_BONUS,
+    COLUMN_BONUS,
+    COLUMN_MASKS,
+    DESTINATIONS,
+    DRAFT,
+    FACTORIES,
+    FILL,
+    FIRST_PLAYER,
+    FLOOR,
+    FLOOR_PENALTY,
+    FLOOR_SPACES,
+    OVER,
+    PLACE,
+    ROW_BONUS,
+    ROW_MASKS,
+    TILES_PER_COLOUR,
+    WALL_BIT,
+)
+
+
+def run_score(wall: int, cell: int) -> int:
+    """Points for a tile just placed on ``cell`` of the occupied mask ``wall``.
+
+    An isolated tile scores 1; otherwise the horizontal run (if longer than 1)
+    plus the vertical run (if longer than 1), the new tile counted in each.
+
+    >>> run_score(0b1, 0)
+    1
+    >>> run_score(0b00111, 1)            # middle of three in a row
+    3
+    >>> run_score((1 << 0) | (1 << 1) | (1 << 6), 1)   # joins a row of 2 and a column of 2
+    4
+    """
+    row, col = divmod(cell, 5)
+    across = 1
+    c = col - 1
+    while c >= 0 and wall >> (5 * row + c) & 1:
+        across += 1
+        c -= 1
+    c = col + 1
+    while c < 5 and wall >> (5 * row + c) & 1:
+        across += 1
+        c += 1
+    down = 1
+    r = row - 1
+    while r >= 0 and wall >> (5 * r + col) & 1:
+        down += 1
+        r -= 1
+    r = row + 1
+    while r < 5 and wall >> (5 * r + col) & 1:
+        down += 1
+        r += 1
+    if across == 1 and down == 1:
+        return 1
+    return (across if across > 1 else 0) + (down if down > 1 else 0)
+
+
+def end_bonus(colour_walls: list[int]) -> int:
+    """+2 per complete row, +7 per complete column, +10 per colour with all 5 tiles.
+
+    ``colour_walls`` holds one occupied mask per colour.
+    """
+    wall = 0
+    for mask in colour_walls:
+        wall |= mask
+    bonus = sum(ROW_BONUS for m in ROW_MASKS if wall & m == m)
+    bonus += sum(COLUMN_BONUS for m in COLUMN_MASKS if wall & m == m)
+    bonus += sum(COLOUR_BONUS for mask in colour_walls if mask.bit_count() == 5)
+    return bonus
+
+
+def _action_tables(sources: int):
+    """Precomputed draft actions: ``TABLE[source*5 + colour][line_mask]`` is the
+    sorted tuple of actions to every accepting line plus the floor."""
+    table = []
+    for source in range(sources):
+        for colour in range(5):
+            base = (source * 5 + colour) * DESTINATIONS
+            table.append(
+                tuple(
+                    tuple(base + d for d in range(5) if mask >> d & 1) + (base + FLOOR,)
+                    for mask in range(32)
+                )
+            )
+    return tuple(table)
+
+
+class AzulGame(Game):
+    """Azul with fixed options (see ``tileworks.games.azul.GAME_INFO``)."""
+
+    name = "azul"
+
+    def __init__(self, options: dict[str, Any]):
+        super().__init__(options)
+        self.players: int = options["players"]
+        self.grey: bool = options["variant"] == "grey"
+        self.tiebreak: str = options["tiebreak"]
+        self.round_limit: int = options["round_limit"]
+        self.factories = FACTORIES[self.players]
+        self.sources = self.factories + 1  # the centre is the last source
+        self.centre = self.factories
+        self.place_base = self.sources * 5 * DESTINATIONS
+        self.table = _action_tables(self.sources)
+
+    def num_distinct_actions(self) -> int:
+        return self.place_base + 5
+
+    def max_chance_outcomes(self) -> int:
+        return max(5, self.players)
+
+    def max_game_length(self) -> int:
+        # each draft takes at least one tile; grey placements at most 5 per player
+        per_round = 4 * self.factories + (5 * self.players if self.grey else 0)
+        return per_round * self.round_limit
+
+    def max_chance_nodes(self) -> int:
+        return 1 + 4 * self.factories * self.round_limit
+
+    def new_initial_state(self) -> "AzulState":
+        return AzulState(self)
+
+    def _state_from_fields(self, fields: dict[str, Any]) -> "AzulState":
+        return notation.state_from_fields(self, fields)
+
+
+class AzulState(State):
+    """An Azul position. Per-player data live in flat lists (seat * 5 + index)."""
+
+    __slots__ = (
+        "bag", "lid", "factory", "centre", "table_tiles", "marker_in_centre",
+        "line_colour", "line_count", "accepts", "walls", "floor_tiles", "floor_spaces",
+        "points", "marker_holder", "starter", "player", "phase", "fill_slot",
+        "place_line", "round", "last_floor",
+    )
+
+    def __init__(self, game: AzulGame):
+        super().__init__(game)
+        n = game.players
+        self.bag = [TILES_PER_COLOUR] * 5
+        self.lid = [0] * 5
+        #: tile counts per factory and colour (factory * 5 + colour)
+        self.factory = [0] * (5 * game.factories)
+        self.centre = [0] * 5
+        #: tiles on factories and in the centre (drafting ends at 0)
+        self.table_tiles = 0
+        self.marker_in_centre = True
+        #: pattern lines: colour (-1 empty) and count, seat * 5 + line
+        self.line_colour = [-1] * (5 * n)
+        self.line_count = [0] * (5 * n)
+        #: seat * 5 + colour -> mask of pattern lines that accept that colour now
+        self.accepts = [0b11111] * (5 * n)
+        #: seat * 5 + colour -> wall cells holding that colour
+        self.walls = [0] * (5 * n)
+        #: floor tiles by colour (seat * 5 + colour) and occupied floor spaces (marker included)
+        self.floor_tiles = [0] * (5 * n)
+        self.floor_spaces = [0] * n
+        self.points = [0] * n
+        #: who took the first-player marker this round (-1: nobody yet)
+        self.marker_holder = -1
+        self.starter = -1
+        self.player = CHANCE
+        self.phase = FIRST_PLAYER
+        #: next factory slot to fill (factory * 4 + k)
+        self.fill_slot = 0
+        #: the pattern line being placed on the grey wall
+        self.place_line = 0
+        self.round = 0
+        #: occupied floor spaces of each seat in the last tiled round (tie-break)
+        self.last_floor = [0] * n
+
+    # -- predicates -----------------------------------------------------------
+    def game(self) -> AzulGame:
+        return self._game  # type: ignore[return-value]
+
+    def current_player(self) -> int:
+        return self.player
+
+    def wall(self, seat: int) -> int:
+        """Occupied wall cells of ``seat`` (25 bits, row-major from the top-left)."""
+        w = 0
+        for mask in self.walls[5 * seat : 5 * seat + 5]:
+            w |= mask
+        return w
+
+    def wall_colour_at(self, seat: int, cell: int) -> int:
+        bit = 1 << cell
+        for colour in range(5):
+            if self.walls[5 * seat + colour] & bit:
+                return colour
+        return -1
+
+    def has_complete_row(self, seat: int) -> bool:
+        wall = self.wall(seat)
+        return any(wall & m == m for m in ROW_MASKS)
+
+    def tiles_in_play(self) -> int:
+        """Every tile the state accounts for; always 100."""
+        n = self._game.players
+        walls = sum(self.wall(s).bit_count() for s in range(n))
+        return (
+            sum(self.bag) + sum(self.lid) + sum(self.factory) + sum(self.centre)
+            + sum(self.line_count) + walls + sum(self.floor_tiles)
+        )
+
+    # -- decisions ------------------------------------------------------------
+    def _legal_actions(self) -> list[int]:
+        phase = self.phase
+        if phase == DRAFT:
+            game = self._game
+            table = game.table
+            accepts = self.accepts
+            base = 5 * self.player
+            out: list[int] = []
+            factory = self.factory
+            for f in range(game.factories):
+                k = 5 * f
+                for c in range(5):
+                    if factory[k + c]:
+                        out.extend(table[k + c][accepts[base + c]])
+            k = 5 * game.centre
+            centre = self.centre
+            for c in range(5):
+                if centre[c]:
+                    out.extend(table[k + c][accepts[base + c]])
+            return out
+        if phase == PLACE:
+            return [self._game.place_base + col for col in self._free_columns(self.player, self.place_line)]
+        return [a for a, _ in self.chance_outcomes()]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.phase == FILL:
+            bag = self.bag
+            total = bag[0] + bag[1] + bag[2] + bag[3] + bag[4]
+            return [(c, n / total) for c, n in enumerate(bag) if n]
+        if self.phase == FIRST_PLAYER:
+            n = self._game.players
+            return [(seat, 1 / n) for seat in range(n)]
+        return []
+
+    def _free_columns(self, seat: int, line: int) -> list[int]:
+        """Grey wall: columns of row ``line`` that are empty and lack the line's colour."""
+        colour = self.line_colour[5 * seat + line]
+        wall = self.wall(seat)
+        column_has = self.walls[5 * seat + colour]
+        return [
+            col for col in range(5)
+            if not wall >> (5 * line + col) & 1 and not column_has & COLUMN_MASKS[col]
+        ]
+
+    # -- applying -------------------------------------------------------------
+    def _apply(self, action: int) -> None:
+        phase = self.phase
+        if phase == DRAFT:
+            self._draft(action)
+        elif phase == FILL:
+            self.factory[5 * (self.fill_slot >> 2) + action] += 1
+            self.bag[action] -= 1
+            self.table_tiles += 1
+            self.fill_slot += 1
+            self._continue_fill()
+        elif phase == PLACE:
+            self._place(self.player, self.place_line, action - self._game.place_base)
+            self.place_line += 1
+            self._continue_grey_tiling()
+        elif phase == FIRST_PLAYER:
+            self.starter = action
+            self._start_round()
+
+    def _start_round(self) -> None:
+        self.round += 1
+        self.phase = FILL
+        self.player = CHANCE
+        self.fill_slot = 0
+        self.marker_in_centre = True
+        self.marker_holder = -1
+        self._continue_fill()
+
+    def _continue_fill(self) -> None:
+        """Refill the bag from the lid when it runs dry; start drafting when the
+        factories are full or no tile is left anywhere."""
+        bag = self.bag
+        if self.fill_slot < 4 * self._game.factories:
+            if bag[0] + bag[1] + bag[2] + bag[3] + bag[4]:
+                return
+            if sum(self.lid):
+                self.bag, self.lid = self.lid, bag  # the empty bag list becomes the empty lid
+                return
+        self.phase = DRAFT
+        self.player = self.starter
+        if not self.table_tiles:  # not a tile left anywhere: nothing to draft this round
+            self._tile_walls()
+
+    def _draft(self, action: int) -> None:
+        game = self._game
+        source, rest = divmod(action, 5 * DESTINATIONS)
+        colour, dest = divmod(rest, DESTINATIONS)
+        seat = self.player
+        if source == game.centre:
+            taken = self.centre[colour]
+            self.centre[colour] = 0
+            if self.marker_in_centre:
+                self.marker_in_centre = False
+                self.marker_holder = seat
+                if self.floor_spaces[seat] < FLOOR_SPACES:
+                    self.floor_spaces[seat] += 1
+        else:
+            k = 5 * source
+            factory = self.factory
+            centre = self.centre
+            taken = factory[k + colour]
+            for c in range(5):
+                if c != colour:
+                    centre[c] += factory[k + c]
+                factory[k + c] = 0
+        self.table_tiles -= taken
+        if dest == FLOOR:
+            self._to_floor(seat, colour, taken)
+        else:
+            i = 5 * seat + dest
+            room = dest + 1 - self.line_count[i]
+            placed = taken if taken < room else room
+            self.line_colour[i] = colour
+            self.line_count[i] += placed
+            self._refresh_line(seat, dest)
+            if taken > placed:
+                self._to_floor(seat, colour, taken - placed)
+        if self.table_tiles:
+            self.player = (seat + 1) % game.players
+        else:
+            self._tile_walls()
+
+    def _to_floor(self, seat: int, colour: int, count: int) -> None:
+        room = FLOOR_SPACES - self.floor_spaces[seat]
+        kept = count if count < room else room
+        self.floor_tiles[5 * seat + colour] += kept
+        self.floor_spaces[seat] += kept
+        self.lid[colour] += count - kept
+
+    def _refresh_line(self, seat: int, line: int) -> None:
+        """Recompute which colours pattern line ``line`` of ``seat`` accepts."""
+        i = 5 * seat + line
+        colour = self.line_colour[i]
+        bit = 1 << line
+        accepts = self.accepts
+        walls = self.walls
+        row = ROW_MASKS[line]
+        for c in range(5):
+            ok = (
+                (colour == -1 or (colour == c and self.line_count[i] <= line))
+                and not walls[5 * seat + c] & row
+            )
+            if ok:
+                accepts[5 * seat + c] |= bit
+            else:
+                accepts[5 * seat + c] &= ~bit
+
+    # -- wall-tiling ------------------------------------------------------------
+    def _tile_walls(self) -> None:
+        game = self._game
+        if game.grey:
+            self.phase = PLACE
+            self.player = self.starter
+            self.place_line = 0
+            self._continue_grey_tiling()
+            return
+        for seat in range(game.players):
+            for line in range(5):
+                i = 5 * seat + line
+                if self.line_count[i] == line + 1:
+                    colour = self.line_colour[i]
+                    cell = WALL_BIT[line][colour].bit_length() - 1
+                    self._place(seat, line, cell % 5)
+            self._score_floor(seat)
+        self._end_round()
+
+    def _continue_grey_tiling(self) -> None:
+        """Advance through full lines, seat by seat from the starter; stop at a
+        line with a real choice."""
+        game = self._game
+        while True:
+            seat, line = self.player, self.place_line
+            if line == 5:
+                self._score_floor(seat)
+                seat = (seat + 1) % game.players
+                if seat == self.starter:
+                    self.place_line = 0
+                    self._end_round()
+                    return
+                self.player, self.place_line = seat, 0
+                continue
+            i = 5 * seat + line
+            if self.line_count[i] == line + 1:
+                free = self._free_columns(seat, line)
+                if len(free) > 1:
+                    return
+                if free:
+                    self._place(seat, line, free[0])
+                else:  # fits nowhere: the whole line falls to the floor
+                    colour = self.line_colour[i]
+                    self.line_colour[i], self.line_count[i] = -1, 0
+                    self._to_floor(seat, colour, line + 1)
+                    self._refresh_line(seat, line)
+            self.place_line += 1
+
+    def _place(self, seat: int, line: int, column: int) -> None:
+        """Move the tile of full line ``line`` to ``column``, score it, and clear the line."""
+        i = 5 * seat + line
+        colour = self.line_colour[i]
+        cell = 5 * line + column
+        self.walls[5 * seat + colour] |= 1 << cell
+        self.points[seat] += run_score(self.wall(seat), cell)
+        self.lid[colour] += line
+        self.line_colour[i], self.line_count[i] = -1, 0
+        self._refresh_line(seat, line)  # empty again, and closed to this colour by the wall row
+
+    def _score_floor(self, seat: int) -> None:
+        spaces = self.floor_spaces[seat]
+        self.last_floor[seat] = spaces
+        self.points[seat] = max(0, self.points[seat] - FLOOR_PENALTY[spaces])
+        for c in range(5):
+            self.lid[c] += self.floor_tiles[5 * seat + c]
+            self.floor_tiles[5 * seat + c] = 0
+        self.floor_spaces[seat] = 0
+
+    def _end_round(self) -> None:
+        game = self._game
+        n = game.players
+        if self.marker_holder >= 0:
+            self.starter = self.marker_holder
+        if any(self.has_complete_row(s) for s in range(n)) or self.round >= game.round_limit:
+            for seat in range(n):
+                self.points[seat] += end_bonus(self.walls[5 * seat : 5 * seat + 5])
+            self.phase = OVER
+            self.player = TERMINAL
+            return
+        self._start_round()
+
+    # -- results --------------------------------------------------------------
+    def winners(self) -> list[int]:
+        """Seats sharing the win (by score, then the tie-break option)."""
+        n = self._game.players
+        if self._game.tiebreak == "official":
+            key = lambda s: (  # noqa: E731
+                self.points[s],
+                sum(1 for m in ROW_MASKS if self.wall(s) & m == m),
+            )
+        else:
+            key = lambda s: (self.points[s], self.wall(s).bit_count(), -self.last_floor[s])  # noqa: E731
+        best = max(key(s) for s in range(n))
+        return [s for s in range(n) if key(s) == best]
+
+    def returns(self) -> list[float]:
+        n = self._game.players
+        if self.phase != OVER:
+            return [0.0] * n
+        won = self.winners()
+        return [1.0 / len(won) if s in won else 0.0 for s in range(n)]
+
+    def scores(self) -> list[int]:
+        return list(self.points)
+
+    def clone(self) -> "AzulState":
+        other = AzulState.__new__(AzulState)
+        other._game = self._game
+        other._history = self._history.copy()
+        other._legal = self._legal
+        other.bag = self.bag.copy()
+        other.lid = self.lid.copy()
+        other.factory = self.factory.copy()
+        other.centre = self.centre.copy()
+        other.table_tiles = self.table_tiles
+        other.marker_in_centre = self.marker_in_centre
+        other.line_colour = self.line_colour.copy()
+        other.line_count = self.line_count.copy()
+        other.accepts = self.accepts.copy()
+        other.walls = self.walls.copy()
+        other.floor_tiles = self.floor_tiles.copy()
+        other.floor_spaces = self.floor_spaces.copy()
+        other.points = self.points.copy()
+        other.marker_holder = self.marker_holder
+        other.starter = self.starter
+        other.player = self.player
+        other.phase = self.phase
+        other.fill_slot = self.fill_slot
+        other.place_line = self.place_line
+        other.round = self.round
+        other.last_floor = self.last_floor.copy()
+        return other
+
+    # -- notation, views, serialisation -----------------------------------------
+    def decision(self) -> str:
+        return notation.describe_decision(self)
+
+    def action_to_string(self, action: int, player: int | None = None) -> str:
+        return notation.action_to_string(self, action)
+
+    def string_to_action(self, text: str, player: int | None = None) -> int:
+        return notation.string_to_action(self, text)
+
+    def _fields(self) -> dict[str, Any]:
+        return notation.state_fields(self)
+
+    def view(self, viewer: int = SPECTATOR) -> dict[str, Any]:
+        return notation.view(self, viewer)
+
+    def observation_string(self, player: int = SPECTATOR) -> str:
+        from tileworks.games.azul.render import render_text
+
+        return render_text(self.view(player))
+
+    def information_state_string(self, player: int = SPECTATOR) -> str:
+        # Nothing is hidden but the order of the bag, which is chance's.
+        return self.history_str()
+
+    def rich_text(self, viewer: int = SPECTATOR) -> Any:
+        from tileworks.games.azul.render import render_rich
+
+        return render_rich(self.view(viewer))
