@@ -45,6 +45,22 @@ def check_illegal_actions_rejected(state, game):
         assert snapshot(state) == before, f"rejecting {bad!r} changed the state"
 
 
+def check_exactly_the_legal_actions_apply(state, game):
+    """Every id in the action space: applies iff it is listed as legal (on a
+    copy whose legal actions are not cached, so the game's fast check runs)."""
+    legal = set(state.legal_actions())
+    space = game.max_chance_outcomes() if state.is_chance_node() else game.num_distinct_actions()
+    for action in range(space):
+        copy = state.clone()
+        copy._legal = None  # make apply_action ask the game's own legality check
+        try:
+            copy.apply_action(action)
+            applied = True
+        except IllegalActionError:
+            applied = False
+        assert applied == (action in legal), f"action {action}: applied={applied}, listed={action in legal}"
+
+
 def check_views_hide_what_they_must(state, rng):
     players = state.game().num_players()
     for seat in list(range(players)) + [SPECTATOR]:
@@ -106,6 +122,8 @@ def check_state(state, game, shadow, rng):
     assert shadow == state
 
     check_illegal_actions_rejected(state, game)
+    if len(state.history()) % 7 == 0:
+        check_exactly_the_legal_actions_apply(state, game)
     check_views_hide_what_they_must(state, rng)
 
 

@@ -127,7 +127,14 @@ class State(ABC):
 
     @abstractmethod
     def _legal_actions(self) -> list[int]:
-        """Sorted legal actions (or chance outcomes) of the current node."""
+        """Sorted legal actions (or chance outcomes) of the current node;
+        empty at a terminal state."""
+
+    def _is_legal(self, action: int) -> bool:
+        """Whether ``action`` is legal now, asked only when the legal actions
+        are not cached. Games may answer faster than listing every action;
+        the answer must equal ``action in self.legal_actions()``."""
+        return action in self.legal_actions()
 
     @abstractmethod
     def _apply(self, action: int) -> None:
@@ -156,21 +163,31 @@ class State(ABC):
         if player is not None and player != self.current_player():
             return []
         if self._legal is None:
-            self._legal = [] if self.is_terminal() else self._legal_actions()
+            self._legal = self._legal_actions()
         return list(self._legal)
 
     @abstractmethod
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(outcome, probability)`` pairs of a chance node, summing to 1."""
 
+    def _sample_chance(self, rng: random.Random) -> int:
+        """A chance outcome drawn with its probability. Games may override it
+        with an exact faster sampler of the same distribution."""
+        outcomes = self.chance_outcomes()
+        pick = rng.random()
+        total = 0.0
+        for action, probability in outcomes:
+            total += probability
+            if pick < total:
+                return action
+        return outcomes[-1][0]
+
     def apply_action(self, action: int) -> None:
         """Apply a legal action; an illegal one raises and changes nothing."""
         if type(action) is not int:
             action = _as_action(action, self)
         legal = self._legal
-        if legal is None:
-            legal = self._legal = [] if self.is_terminal() else self._legal_actions()
-        if action not in legal:
+        if not (action in legal if legal is not None else self._is_legal(action)):
             raise IllegalActionError(self.why_illegal(action))
         self._legal = None
         self._history.append(action)
@@ -283,11 +300,4 @@ def _as_action(action: Any, state: State) -> int:
 
 def sample_chance(state: State, rng: random.Random) -> int:
     """Draw a chance outcome of ``state`` with its probability."""
-    outcomes = state.chance_outcomes()
-    pick = rng.random()
-    total = 0.0
-    for action, probability in outcomes:
-        total += probability
-        if pick < total:
-            return action
-    return outcomes[-1][0]
+    return state._sample_chance(rng)

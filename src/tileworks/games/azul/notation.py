@@ -216,6 +216,9 @@ def state_from_fields(game: "AzulGame", fields: dict[str, Any]) -> "AzulState":
             raise _fail(f"factories[{f}]", "a factory holds at most 4 tiles")
         state.factory[5 * f : 5 * f + 5] = counts
     state.centre = _counts(fields.get("centre"), "centre")
+    for source in range(game.sources):
+        counts = state.centre if source == game.centre else state.factory[5 * source : 5 * source + 5]
+        state.present[source] = sum(1 << c for c in range(5) if counts[c])
     state.table_tiles = sum(state.factory) + sum(state.centre)
     marker = fields.get("marker_in_centre")
     if type(marker) is not bool:
@@ -241,6 +244,7 @@ def state_from_fields(game: "AzulGame", fields: dict[str, Any]) -> "AzulState":
                 if mask & (k.ROW_MASKS[r] | k.COLUMN_MASKS[col]):
                     raise _fail(f"walls[{seat}]", f"{k.COLOUR_NAMES[colour]} twice in row {r + 1} or column {col + 1}")
                 state.walls[5 * seat + colour] = mask | 1 << (5 * r + col)
+                state.wall_all[seat] |= 1 << (5 * r + col)
     for seat, lines in enumerate(_per_seat(fields, "lines", n)):
         if not isinstance(lines, list) or len(lines) != 5:
             raise _fail(f"lines[{seat}]", "expected 5 pattern lines")

@@ -14,6 +14,7 @@ completed.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from tileworks.core import CHANCE, SPECTATOR, TERMINAL, Game, State
@@ -90,6 +91,12 @@ def end_bonus(colour_walls: list[int]) -> int:
     return bonus
 
 
+#: column of each colour in each row of the coloured wall
+WALL_COLUMN = tuple(tuple((WALL_BIT[row][c].bit_length() - 1) % 5 for c in range(5)) for row in range(5))
+#: the colours in a 5-bit colour mask, in order
+COLOURS_IN = tuple(tuple(c for c in range(5) if mask >> c & 1) for mask in range(32))
+
+
 def _action_tables(sources: int):
     """Precomputed draft actions: ``TABLE[source*5 + colour][line_mask]`` is the
     sorted tuple of actions to every accepting line plus the floor."""
@@ -120,6 +127,7 @@ class AzulGame(Game):
         self.factories = FACTORIES[self.players]
         self.sources = self.factories + 1  # the centre is the last source
         self.centre = self.factories
+        self.fill_slots = 4 * self.factories
         self.place_base = self.sources * 5 * DESTINATIONS
         self.table = _action_tables(self.sources)
 
@@ -148,8 +156,8 @@ class AzulState(State):
     """An Azul position. Per-player data live in flat lists (seat * 5 + index)."""
 
     __slots__ = (
-        "bag", "lid", "factory", "centre", "table_tiles", "marker_in_centre",
-        "line_colour", "line_count", "accepts", "walls", "floor_tiles", "floor_spaces",
+        "bag", "lid", "factory", "centre", "present", "table_tiles", "marker_in_centre",
+        "line_colour", "line_count", "accepts", "walls", "wall_all", "floor_tiles", "floor_spaces",
         "points", "marker_holder", "starter", "player", "phase", "fill_slot",
         "place_line", "round", "last_floor",
     )
@@ -162,6 +170,8 @@ class AzulState(State):
         #: tile counts per factory and colour (factory * 5 + colour)
         self.factory = [0] * (5 * game.factories)
         self.centre = [0] * 5
+        #: bitmask of the colours present in each source (factories, then the centre)
+        self.present = [0] * game.sources
         #: tiles on factories and in the centre (drafting ends at 0)
         self.table_tiles = 0
         self.marker_in_centre = True
@@ -172,6 +182,8 @@ class AzulState(State):
         self.accepts = [0b11111] * (5 * n)
         #: seat * 5 + colour -> wall cells holding that colour
         self.walls = [0] * (5 * n)
+        #: occupied wall cells of each seat (the union of its colour masks)
+        self.wall_all = [0] * n
         #: floor tiles by colour (seat * 5 + colour) and occupied floor spaces (marker included)
         self.floor_tiles = [0] * (5 * n)
         self.floor_spaces = [0] * n
@@ -196,12 +208,15 @@ class AzulState(State):
     def current_player(self) -> int:
         return self.player
 
+    def is_chance_node(self) -> bool:
+        return self.player == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self.player == TERMINAL
+
     def wall(self, seat: int) -> int:
         """Occupied wall cells of ``seat`` (25 bits, row-major from the top-left)."""
-        w = 0
-        for mask in self.walls[5 * seat : 5 * seat + 5]:
-            w |= mask
-        return w
+        return self.wall_all[seat]
 
     def wall_colour_at(self, seat: int, cell: int) -> int:
         bit = 1 << cell
@@ -232,21 +247,42 @@ class AzulState(State):
             accepts = self.accepts
             base = 5 * self.player
             out: list[int] = []
-            factory = self.factory
-            for f in range(game.factories):
-                k = 5 * f
-                for c in range(5):
-                    if factory[k + c]:
-                        out.extend(table[k + c][accepts[base + c]])
-            k = 5 * game.centre
-            centre = self.centre
-            for c in range(5):
-                if centre[c]:
-                    out.extend(table[k + c][accepts[base + c]])
+            extend = out.extend
+            k = 0
+            for colours in self.present:
+                if colours:
+                    for c in COLOURS_IN[colours]:
+                        extend(table[k + c][accepts[base + c]])
+                k += 5
             return out
         if phase == PLACE:
             return [self._game.place_base + col for col in self._free_columns(self.player, self.place_line)]
         return [a for a, _ in self.chance_outcomes()]
+
+    def _is_legal(self, action: int) -> bool:
+        phase = self.phase
+        if phase == FILL:
+            return 0 <= action < 5 and self.bag[action] > 0
+        if phase == DRAFT:
+            game = self._game
+            if not 0 <= action < game.place_base:
+                return False
+            source, rest = divmod(action, 5 * DESTINATIONS)
+            colour, dest = divmod(rest, DESTINATIONS)
+            held = self.centre[colour] if source == game.centre else self.factory[5 * source + colour]
+            return held > 0 and (dest == FLOOR or self.accepts[5 * self.player + colour] >> dest & 1 == 1)
+        return action in self.legal_actions()
+
+    def _sample_chance(self, rng: random.Random) -> int:
+        if self.phase != FILL:
+            return super()._sample_chance(rng)
+        bag = self.bag
+        pick = int(rng.random() * (bag[0] + bag[1] + bag[2] + bag[3] + bag[4]))
+        for colour in range(4):
+            pick -= bag[colour]
+            if pick < 0:
+                return colour
+        return 4
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.phase == FILL:
@@ -261,7 +297,7 @@ class AzulState(State):
     def _free_columns(self, seat: int, line: int) -> list[int]:
         """Grey wall: columns of row ``line`` that are empty and lack the line's colour."""
         colour = self.line_colour[5 * seat + line]
-        wall = self.wall(seat)
+        wall = self.wall_all[seat]
         column_has = self.walls[5 * seat + colour]
         return [
             col for col in range(5)
@@ -271,14 +307,19 @@ class AzulState(State):
     # -- applying -------------------------------------------------------------
     def _apply(self, action: int) -> None:
         phase = self.phase
-        if phase == DRAFT:
-            self._draft(action)
-        elif phase == FILL:
-            self.factory[5 * (self.fill_slot >> 2) + action] += 1
-            self.bag[action] -= 1
+        if phase == FILL:
+            slot = self.fill_slot
+            f = slot >> 2
+            self.factory[5 * f + action] += 1
+            self.present[f] |= 1 << action
+            bag = self.bag
+            bag[action] -= 1
             self.table_tiles += 1
-            self.fill_slot += 1
-            self._continue_fill()
+            self.fill_slot = slot + 1
+            if slot + 1 == self._game.fill_slots or not (bag[0] or bag[1] or bag[2] or bag[3] or bag[4]):
+                self._continue_fill()
+        elif phase == DRAFT:
+            self._draft(action)
         elif phase == PLACE:
             self._place(self.player, self.place_line, action - self._game.place_base)
             self.place_line += 1
@@ -316,9 +357,11 @@ class AzulState(State):
         source, rest = divmod(action, 5 * DESTINATIONS)
         colour, dest = divmod(rest, DESTINATIONS)
         seat = self.player
+        present = self.present
         if source == game.centre:
             taken = self.centre[colour]
             self.centre[colour] = 0
+            present[source] &= ~(1 << colour)
             if self.marker_in_centre:
                 self.marker_in_centre = False
                 self.marker_holder = seat
@@ -329,10 +372,13 @@ class AzulState(State):
             factory = self.factory
             centre = self.centre
             taken = factory[k + colour]
-            for c in range(5):
-                if c != colour:
-                    centre[c] += factory[k + c]
+            factory[k + colour] = 0
+            rest = present[source] & ~(1 << colour)
+            for c in COLOURS_IN[rest]:
+                centre[c] += factory[k + c]
                 factory[k + c] = 0
+            present[source] = 0
+            present[game.centre] |= rest
         self.table_tiles -= taken
         if dest == FLOOR:
             self._to_floor(seat, colour, taken)
@@ -358,22 +404,30 @@ class AzulState(State):
         self.lid[colour] += count - kept
 
     def _refresh_line(self, seat: int, line: int) -> None:
-        """Recompute which colours pattern line ``line`` of ``seat`` accepts."""
+        """Recompute which colours pattern line ``line`` of ``seat`` accepts:
+        an empty line takes any colour its wall row lacks, a started line only
+        its own colour until it is full."""
         i = 5 * seat + line
+        base = 5 * seat
         colour = self.line_colour[i]
+        walls = self.walls
+        if colour < 0:
+            row = ROW_MASKS[line]
+            allowed = 0
+            for c in range(5):
+                if not walls[base + c] & row:
+                    allowed |= 1 << c
+        elif self.line_count[i] <= line:
+            allowed = 1 << colour
+        else:
+            allowed = 0
         bit = 1 << line
         accepts = self.accepts
-        walls = self.walls
-        row = ROW_MASKS[line]
         for c in range(5):
-            ok = (
-                (colour == -1 or (colour == c and self.line_count[i] <= line))
-                and not walls[5 * seat + c] & row
-            )
-            if ok:
-                accepts[5 * seat + c] |= bit
+            if allowed >> c & 1:
+                accepts[base + c] |= bit
             else:
-                accepts[5 * seat + c] &= ~bit
+                accepts[base + c] &= ~bit
 
     # -- wall-tiling ------------------------------------------------------------
     def _tile_walls(self) -> None:
@@ -384,15 +438,15 @@ class AzulState(State):
             self.place_line = 0
             self._continue_grey_tiling()
             return
+        counts = self.line_count
+        row_done = False
         for seat in range(game.players):
+            base = 5 * seat
             for line in range(5):
-                i = 5 * seat + line
-                if self.line_count[i] == line + 1:
-                    colour = self.line_colour[i]
-                    cell = WALL_BIT[line][colour].bit_length() - 1
-                    self._place(seat, line, cell % 5)
+                if counts[base + line] == line + 1:
+                    row_done |= self._place(seat, line, WALL_COLUMN[line][self.line_colour[base + line]])
             self._score_floor(seat)
-        self._end_round()
+        self._end_round(row_done)
 
     def _continue_grey_tiling(self) -> None:
         """Advance through full lines, seat by seat from the starter; stop at a
@@ -423,32 +477,53 @@ class AzulState(State):
                     self._refresh_line(seat, line)
             self.place_line += 1
 
-    def _place(self, seat: int, line: int, column: int) -> None:
-        """Move the tile of full line ``line`` to ``column``, score it, and clear the line."""
+    def _place(self, seat: int, line: int, column: int) -> bool:
+        """Move the tile of full line ``line`` to ``column``, score it, and clear
+        the line. True when the placement completes its wall row."""
         i = 5 * seat + line
         colour = self.line_colour[i]
         cell = 5 * line + column
         self.walls[5 * seat + colour] |= 1 << cell
-        self.points[seat] += run_score(self.wall(seat), cell)
+        wall = self.wall_all[seat] | 1 << cell
+        self.wall_all[seat] = wall
+        self.points[seat] += run_score(wall, cell)
         self.lid[colour] += line
         self.line_colour[i], self.line_count[i] = -1, 0
-        self._refresh_line(seat, line)  # empty again, and closed to this colour by the wall row
+        # the emptied line takes every colour its wall row still lacks
+        base = 5 * seat
+        walls = self.walls
+        row = ROW_MASKS[line]
+        bit = 1 << line
+        accepts = self.accepts
+        for c in range(5):
+            if walls[base + c] & row:
+                accepts[base + c] &= ~bit
+            else:
+                accepts[base + c] |= bit
+        return wall & row == row
 
     def _score_floor(self, seat: int) -> None:
         spaces = self.floor_spaces[seat]
         self.last_floor[seat] = spaces
+        if not spaces:
+            return
         self.points[seat] = max(0, self.points[seat] - FLOOR_PENALTY[spaces])
+        floor = self.floor_tiles
         for c in range(5):
-            self.lid[c] += self.floor_tiles[5 * seat + c]
-            self.floor_tiles[5 * seat + c] = 0
+            self.lid[c] += floor[5 * seat + c]
+            floor[5 * seat + c] = 0
         self.floor_spaces[seat] = 0
 
-    def _end_round(self) -> None:
+    def _end_round(self, row_done: bool | None = None) -> None:
+        """Score the end or start the next round. ``row_done``: whether this
+        round's tiling completed a wall row (None: look at every wall)."""
         game = self._game
         n = game.players
         if self.marker_holder >= 0:
             self.starter = self.marker_holder
-        if any(self.has_complete_row(s) for s in range(n)) or self.round >= game.round_limit:
+        if row_done is None:
+            row_done = any(self.has_complete_row(s) for s in range(n))
+        if row_done or self.round >= game.round_limit:
             for seat in range(n):
                 self.points[seat] += end_bonus(self.walls[5 * seat : 5 * seat + 5])
             self.phase = OVER
@@ -489,12 +564,14 @@ class AzulState(State):
         other.lid = self.lid.copy()
         other.factory = self.factory.copy()
         other.centre = self.centre.copy()
+        other.present = self.present.copy()
         other.table_tiles = self.table_tiles
         other.marker_in_centre = self.marker_in_centre
         other.line_colour = self.line_colour.copy()
         other.line_count = self.line_count.copy()
         other.accepts = self.accepts.copy()
         other.walls = self.walls.copy()
+        other.wall_all = self.wall_all.copy()
         other.floor_tiles = self.floor_tiles.copy()
         other.floor_spaces = self.floor_spaces.copy()
         other.points = self.points.copy()

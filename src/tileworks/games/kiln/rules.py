@@ -176,6 +176,12 @@ class KilnState(State):
     def current_player(self) -> int:
         return self.player
 
+    def is_chance_node(self) -> bool:
+        return self.player == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self.player == TERMINAL
+
     def mover_colour(self) -> int:
         """The colour being copied or sold in the current step."""
         return self._game.colours[self.player][self.step]
