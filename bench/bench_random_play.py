@@ -17,7 +17,7 @@ import sys
 import time
 
 import tileworks
-from tileworks.core import sample_chance
+from tileworks.core import CHANCE, TERMINAL, sample_chance
 
 
 def cpu_model() -> str:
@@ -38,10 +38,13 @@ def playouts(game, seconds: float, seed: int = 0):
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
+        while True:
+            player = state.current_player()
+            if player == CHANCE:
                 state.apply_action(sample_chance(state, rng))
                 chances += 1
+            elif player == TERMINAL:
+                break
             else:
                 legal = state.legal_actions()
                 state.apply_action(legal[rng.randrange(len(legal))])

@@ -40,6 +40,26 @@ from tileworks.games.azul.constants import (
 )
 
 
+def _run_length(bits: int, pos: int) -> int:
+    """Length of the run of set bits through ``pos`` in a 5-bit line."""
+    if not bits >> pos & 1:
+        return 0
+    lo = pos
+    while lo > 0 and bits >> (lo - 1) & 1:
+        lo -= 1
+    hi = pos
+    while hi < 4 and bits >> (hi + 1) & 1:
+        hi += 1
+    return hi - lo + 1
+
+
+#: RUN[line_bits * 5 + pos]: the run through ``pos`` of a 5-bit line
+RUN = tuple(_run_length(bits, pos) for bits in range(32) for pos in range(5))
+#: a wall column shifted down to bit 0, spread every 5 bits -> the column as 5 bits
+COLUMN_BITS = {sum(1 << (5 * r) for r in range(5) if bits >> r & 1): bits for bits in range(32)}
+SPREAD = sum(1 << (5 * r) for r in range(5))
+
+
 def run_score(wall: int, cell: int) -> int:
     """Points for a tile just placed on ``cell`` of the occupied mask ``wall``.
 
@@ -54,24 +74,8 @@ def run_score(wall: int, cell: int) -> int:
     4
     """
     row, col = divmod(cell, 5)
-    across = 1
-    c = col - 1
-    while c >= 0 and wall >> (5 * row + c) & 1:
-        across += 1
-        c -= 1
-    c = col + 1
-    while c < 5 and wall >> (5 * row + c) & 1:
-        across += 1
-        c += 1
-    down = 1
-    r = row - 1
-    while r >= 0 and wall >> (5 * r + col) & 1:
-        down += 1
-        r -= 1
-    r = row + 1
-    while r < 5 and wall >> (5 * r + col) & 1:
-        down += 1
-        r += 1
+    across = RUN[(wall >> (5 * row) & 31) * 5 + col]
+    down = RUN[COLUMN_BITS[wall >> col & SPREAD] * 5 + row]
     if across == 1 and down == 1:
         return 1
     return (across if across > 1 else 0) + (down if down > 1 else 0)
@@ -130,6 +134,10 @@ class AzulGame(Game):
         self.fill_slots = 4 * self.factories
         self.place_base = self.sources * 5 * DESTINATIONS
         self.table = _action_tables(self.sources)
+        #: action -> (source, colour, destination) for drafts
+        self.decode = tuple(
+            (a // (5 * DESTINATIONS), a // DESTINATIONS % 5, a % DESTINATIONS) for a in range(self.place_base)
+        )
 
     def num_distinct_actions(self) -> int:
         return self.place_base + 5
@@ -248,11 +256,13 @@ class AzulState(State):
             base = 5 * self.player
             out: list[int] = []
             extend = out.extend
+            colours_in = COLOURS_IN
+            mine = accepts[base : base + 5]
             k = 0
             for colours in self.present:
                 if colours:
-                    for c in COLOURS_IN[colours]:
-                        extend(table[k + c][accepts[base + c]])
+                    for c in colours_in[colours]:
+                        extend(table[k + c][mine[c]])
                 k += 5
             return out
         if phase == PLACE:
@@ -305,19 +315,39 @@ class AzulState(State):
         ]
 
     # -- applying -------------------------------------------------------------
+    def apply_action(self, action: int) -> None:
+        # Fast paths for the two commonest nodes: a tile drawn from the bag, and
+        # a draft already listed as legal. Everything else, illegal actions
+        # included, takes the checked general path.
+        phase = self.phase
+        if phase == FILL and type(action) is int and 0 <= action < 5 and self.bag[action]:
+            self._legal = None
+            self._history.append(action)
+            self._draw(action)
+        elif phase == DRAFT and type(action) is int and self._legal is not None and action in self._legal:
+            self._legal = None
+            self._history.append(action)
+            self._draft(action)
+        else:
+            super().apply_action(action)
+
+    def _draw(self, colour: int) -> None:
+        """Put a tile of ``colour`` from the bag on the next factory slot."""
+        slot = self.fill_slot
+        f = slot >> 2
+        self.factory[5 * f + colour] += 1
+        self.present[f] |= 1 << colour
+        bag = self.bag
+        bag[colour] -= 1
+        self.table_tiles += 1
+        self.fill_slot = slot + 1
+        if slot + 1 == self._game.fill_slots or not (bag[0] or bag[1] or bag[2] or bag[3] or bag[4]):
+            self._continue_fill()
+
     def _apply(self, action: int) -> None:
         phase = self.phase
         if phase == FILL:
-            slot = self.fill_slot
-            f = slot >> 2
-            self.factory[5 * f + action] += 1
-            self.present[f] |= 1 << action
-            bag = self.bag
-            bag[action] -= 1
-            self.table_tiles += 1
-            self.fill_slot = slot + 1
-            if slot + 1 == self._game.fill_slots or not (bag[0] or bag[1] or bag[2] or bag[3] or bag[4]):
-                self._continue_fill()
+            self._draw(action)
         elif phase == DRAFT:
             self._draft(action)
         elif phase == PLACE:
@@ -354,8 +384,7 @@ class AzulState(State):
 
     def _draft(self, action: int) -> None:
         game = self._game
-        source, rest = divmod(action, 5 * DESTINATIONS)
-        colour, dest = divmod(rest, DESTINATIONS)
+        source, colour, dest = game.decode[action]
         seat = self.player
         present = self.present
         if source == game.centre:
@@ -370,25 +399,38 @@ class AzulState(State):
         else:
             k = 5 * source
             factory = self.factory
-            centre = self.centre
             taken = factory[k + colour]
             factory[k + colour] = 0
             rest = present[source] & ~(1 << colour)
-            for c in COLOURS_IN[rest]:
-                centre[c] += factory[k + c]
-                factory[k + c] = 0
+            if rest:
+                centre = self.centre
+                for c in COLOURS_IN[rest]:
+                    centre[c] += factory[k + c]
+                    factory[k + c] = 0
+                present[game.centre] |= rest
             present[source] = 0
-            present[game.centre] |= rest
         self.table_tiles -= taken
         if dest == FLOOR:
             self._to_floor(seat, colour, taken)
         else:
             i = 5 * seat + dest
-            room = dest + 1 - self.line_count[i]
+            count = self.line_count[i]
+            room = dest + 1 - count
             placed = taken if taken < room else room
             self.line_colour[i] = colour
-            self.line_count[i] += placed
-            self._refresh_line(seat, dest)
+            self.line_count[i] = count + placed
+            if not count or placed == room:
+                # the line now takes only its colour, and nothing once full
+                b = 5 * seat
+                keep = ~(1 << dest)
+                accepts = self.accepts
+                accepts[b] &= keep
+                accepts[b + 1] &= keep
+                accepts[b + 2] &= keep
+                accepts[b + 3] &= keep
+                accepts[b + 4] &= keep
+                if placed < room:
+                    accepts[b + colour] |= 1 << dest
             if taken > placed:
                 self._to_floor(seat, colour, taken - placed)
         if self.table_tiles:
