@@ -20,7 +20,8 @@ runner = CliRunner()
 def test_games_lists_kiln_with_its_options():
     result = runner.invoke(app, ["games"])
     assert result.exit_code == 0
-    for word in ("kiln", "goal", "17", "heat_tokens", "erase_rule", "turn_limit", "advanced"):
+    for word in ("kiln", "goal", "17", "heat_tokens", "erase_rule", "turn_limit", "advanced",
+                 "azul", "tiebreak", "grey", "round_limit"):
         assert word in result.output
 
 
@@ -115,3 +116,20 @@ def test_interactive_replay_steps_back_and_forth(tmp_path):
     text = out.getvalue()
     assert "Move 1: P" in text and "Move 2: P" in text
     assert "Game over" in text
+
+
+def test_azul_plays_in_the_terminal_and_its_record_replays(tmp_path):
+    path = tmp_path / "azul.json"
+    result = runner.invoke(app, ["play", "azul", "--players", "random,random,random", "--seed", "2",
+                                 "-o", "variant=grey", "--record", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "Game over" in result.output
+    record = load_record(path)
+    assert record.game.options()["variant"] == "grey"
+    assert runner.invoke(app, ["replay", str(path), "--all"]).exit_code == 0
+
+
+def test_a_human_azul_move_is_explained_when_rejected():
+    result = runner.invoke(app, ["play", "azul", "--seed", "4"], input="1k9\n?\nquit\n")
+    assert "cannot read '1k9' as an Azul move" in result.output
+    assert "Legal moves: 1b1" in result.output

@@ -95,6 +95,7 @@ def end_bonus(colour_walls: list[int]) -> int:
     return bonus
 
 
+NO_TILES = (0, 0, 0, 0, 0)
 #: column of each colour in each row of the coloured wall
 WALL_COLUMN = tuple(tuple((WALL_BIT[row][c].bit_length() - 1) % 5 for c in range(5)) for row in range(5))
 #: the colours in a 5-bit colour mask, in order
@@ -531,17 +532,18 @@ class AzulState(State):
         self.points[seat] += run_score(wall, cell)
         self.lid[colour] += line
         self.line_colour[i], self.line_count[i] = -1, 0
-        # the emptied line takes every colour its wall row still lacks
-        base = 5 * seat
-        walls = self.walls
+        # the emptied line takes every colour its wall row still lacks (unrolled: hot)
+        b = 5 * seat
+        w = self.walls
         row = ROW_MASKS[line]
         bit = 1 << line
-        accepts = self.accepts
-        for c in range(5):
-            if walls[base + c] & row:
-                accepts[base + c] &= ~bit
-            else:
-                accepts[base + c] |= bit
+        off = ~bit
+        a = self.accepts
+        a[b] = a[b] & off if w[b] & row else a[b] | bit
+        a[b + 1] = a[b + 1] & off if w[b + 1] & row else a[b + 1] | bit
+        a[b + 2] = a[b + 2] & off if w[b + 2] & row else a[b + 2] | bit
+        a[b + 3] = a[b + 3] & off if w[b + 3] & row else a[b + 3] | bit
+        a[b + 4] = a[b + 4] & off if w[b + 4] & row else a[b + 4] | bit
         return wall & row == row
 
     def _score_floor(self, seat: int) -> None:
@@ -549,11 +551,17 @@ class AzulState(State):
         self.last_floor[seat] = spaces
         if not spaces:
             return
-        self.points[seat] = max(0, self.points[seat] - FLOOR_PENALTY[spaces])
+        points = self.points[seat] - FLOOR_PENALTY[spaces]
+        self.points[seat] = points if points > 0 else 0
         floor = self.floor_tiles
-        for c in range(5):
-            self.lid[c] += floor[5 * seat + c]
-            floor[5 * seat + c] = 0
+        lid = self.lid
+        b = 5 * seat
+        lid[0] += floor[b]
+        lid[1] += floor[b + 1]
+        lid[2] += floor[b + 2]
+        lid[3] += floor[b + 3]
+        lid[4] += floor[b + 4]
+        floor[b : b + 5] = NO_TILES
         self.floor_spaces[seat] = 0
 
     def _end_round(self, row_done: bool | None = None) -> None:
