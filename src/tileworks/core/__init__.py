@@ -9,12 +9,13 @@ True
 
 from tileworks.core.constants import CHANCE, SPECTATOR, TERMINAL
 from tileworks.core.errors import IllegalActionError, RecordError
-from tileworks.core.game import Game, State, sample_chance
+from tileworks.core.game import DelegatingState, Game, State, sample_chance
 from tileworks.core.options import Option, OptionSet
 from tileworks.core.registry import GameInfo, list_games, load_game, register
 
 __all__ = [
     "CHANCE",
+    "DelegatingState",
     "SPECTATOR",
     "TERMINAL",
     "Game",

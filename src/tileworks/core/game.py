@@ -12,7 +12,7 @@ import json
 import operator
 import random
 from abc import ABC, abstractmethod
-from typing import Any
+from typing import Any, ClassVar
 
 from tileworks.core.constants import CHANCE, SPECTATOR, TERMINAL
 from tileworks.core.errors import IllegalActionError, RecordError
@@ -296,6 +296,43 @@ def _as_action(action: Any, state: State) -> int:
         raise IllegalActionError(
             f"malformed action {action!r}: actions are integers"
         ) from None
+
+
+class DelegatingState(State):
+    """A State whose notation, views and drawings live in two modules of its
+    game, named by the class attributes ``notation`` (``describe_decision``,
+    ``action_to_string``, ``string_to_action``, ``state_fields``, ``view``)
+    and ``render`` (``render_text``, ``render_rich``)."""
+
+    __slots__ = ()
+    notation: ClassVar[Any]
+    render: ClassVar[Any]
+
+    def decision(self) -> str:
+        return self.notation.describe_decision(self)
+
+    def action_to_string(self, action: int, player: int | None = None) -> str:
+        return self.notation.action_to_string(self, action)
+
+    def string_to_action(self, text: str, player: int | None = None) -> int:
+        return self.notation.string_to_action(self, text)
+
+    def _fields(self) -> dict[str, Any]:
+        return self.notation.state_fields(self)
+
+    def view(self, viewer: int = SPECTATOR) -> dict[str, Any]:
+        return self.notation.view(self, viewer)
+
+    def observation_string(self, player: int = SPECTATOR) -> str:
+        return self.render.render_text(self.view(player))
+
+    def rich_text(self, viewer: int = SPECTATOR) -> Any:
+        return self.render.render_rich(self.view(viewer))
+
+    def information_state_string(self, player: int = SPECTATOR) -> str:
+        # Perfect information (chance aside): every seat has seen the whole
+        # history. Games with hidden hands override this.
+        return self.history_str()
 
 
 def sample_chance(state: State, rng: random.Random) -> int:

@@ -22,7 +22,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from tileworks.core import CHANCE, SPECTATOR, TERMINAL, IllegalActionError, RecordError
+from tileworks.core import CHANCE, SPECTATOR, TERMINAL
+from tileworks.core.text import check_viewer, field_error, read_int, read_move
 from tileworks.games.azul import constants as k
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -79,19 +80,11 @@ def draft_to_string(game: "AzulGame", action: int) -> str:
 
 
 def string_to_action(state: "AzulState", text: str) -> int:
-    if not isinstance(text, str):
-        raise IllegalActionError(f"a move must be text, not {text!r}")
-    word = re.sub(r"\s+", "", text.strip().lower())
-    action = _parse(state, word)
-    if action is None:
-        raise IllegalActionError(
-            f"cannot read {text!r} as an Azul move while {describe_decision(state)}; "
-            "drafts look like 3r2 (factory 3, red, line 2) or cbf (centre, blue, floor); "
-            "grey-wall placements like r3c4"
-        )
-    if action not in state.legal_actions():
-        raise IllegalActionError(state.why_illegal(text))
-    return action
+    """Read a move typed in notation; it must be legal in ``state``."""
+    return read_move(
+        state, text, _parse, "an Azul",
+        "drafts look like 3r2 (factory 3, red, line 2) or cbf (centre, blue, floor); grey-wall placements like r3c4",
+    )
 
 
 def _parse(state: "AzulState", word: str) -> int | None:
@@ -168,13 +161,9 @@ def state_fields(state: "AzulState") -> dict[str, Any]:
     }
 
 
-def _fail(field: str, why: str) -> RecordError:
-    return RecordError(f"state field {field!r}: {why}")
-
-
 def _counts(text: Any, field: str) -> list[int]:
     if not isinstance(text, str) or set(text) - set(k.COLOUR_LETTERS):
-        raise _fail(field, f"expected colour letters ({k.COLOUR_LETTERS}), got {text!r}")
+        raise field_error(field, f"expected colour letters ({k.COLOUR_LETTERS}), got {text!r}")
     return [text.count(letter) for letter in k.COLOUR_LETTERS]
 
 
@@ -183,21 +172,14 @@ def _int_list(fields: dict[str, Any], name: str, length: int, lo: int, hi: int) 
     if not isinstance(value, list) or len(value) != length or not all(
         type(v) is int and lo <= v <= hi for v in value
     ):
-        raise _fail(name, f"expected {length} integers from {lo} to {hi}")
+        raise field_error(name, f"expected {length} integers from {lo} to {hi}")
     return list(value)
-
-
-def _int(fields: dict[str, Any], name: str, lo: int, hi: int) -> int:
-    value = fields.get(name)
-    if type(value) is not int or not lo <= value <= hi:
-        raise _fail(name, f"expected an integer from {lo} to {hi}, got {value!r}")
-    return value
 
 
 def _per_seat(fields: dict[str, Any], name: str, players: int) -> list[Any]:
     value = fields.get(name)
     if not isinstance(value, list) or len(value) != players:
-        raise _fail(name, f"expected one entry per seat ({players})")
+        raise field_error(name, f"expected one entry per seat ({players})")
     return value
 
 
@@ -209,11 +191,11 @@ def state_from_fields(game: "AzulGame", fields: dict[str, Any]) -> "AzulState":
     state.lid = _int_list(fields, "lid", 5, 0, k.TILES_PER_COLOUR)
     factories = fields.get("factories")
     if not isinstance(factories, list) or len(factories) != game.factories:
-        raise _fail("factories", f"expected {game.factories} factories")
+        raise field_error("factories", f"expected {game.factories} factories")
     for f, text in enumerate(factories):
         counts = _counts(text, f"factories[{f}]")
         if sum(counts) > 4:
-            raise _fail(f"factories[{f}]", "a factory holds at most 4 tiles")
+            raise field_error(f"factories[{f}]", "a factory holds at most 4 tiles")
         state.factory[5 * f : 5 * f + 5] = counts
     state.centre = _counts(fields.get("centre"), "centre")
     for source in range(game.sources):
@@ -222,39 +204,39 @@ def state_from_fields(game: "AzulGame", fields: dict[str, Any]) -> "AzulState":
     state.table_tiles = sum(state.factory) + sum(state.centre)
     marker = fields.get("marker_in_centre")
     if type(marker) is not bool:
-        raise _fail("marker_in_centre", "expected true or false")
+        raise field_error("marker_in_centre", "expected true or false")
     state.marker_in_centre = marker
-    state.marker_holder = _int(fields, "marker_holder", -1, n - 1)
+    state.marker_holder = read_int(fields, "marker_holder", -1, n - 1)
     if marker == (state.marker_holder >= 0):
-        raise _fail("marker_holder", "the marker is either in the centre or held by one seat")
+        raise field_error("marker_holder", "the marker is either in the centre or held by one seat")
 
     for seat, rows in enumerate(_per_seat(fields, "walls", n)):
         if not isinstance(rows, list) or len(rows) != 5 or not all(isinstance(r, str) and len(r) == 5 for r in rows):
-            raise _fail(f"walls[{seat}]", "expected 5 rows of 5 characters")
+            raise field_error(f"walls[{seat}]", "expected 5 rows of 5 characters")
         for r, row in enumerate(rows):
             for col, ch in enumerate(row):
                 if ch == ".":
                     continue
                 if ch not in k.COLOUR_LETTERS:
-                    raise _fail(f"walls[{seat}]", f"unexpected character {ch!r}")
+                    raise field_error(f"walls[{seat}]", f"unexpected character {ch!r}")
                 colour = k.COLOUR_LETTERS.index(ch)
                 if not game.grey and k.wall_column(colour, r) != col:
-                    raise _fail(f"walls[{seat}]", f"{k.COLOUR_NAMES[colour]} cannot be in row {r + 1}, column {col + 1}")
+                    raise field_error(f"walls[{seat}]", f"{k.COLOUR_NAMES[colour]} cannot be in row {r + 1}, column {col + 1}")
                 mask = state.walls[5 * seat + colour]
                 if mask & (k.ROW_MASKS[r] | k.COLUMN_MASKS[col]):
-                    raise _fail(f"walls[{seat}]", f"{k.COLOUR_NAMES[colour]} twice in row {r + 1} or column {col + 1}")
+                    raise field_error(f"walls[{seat}]", f"{k.COLOUR_NAMES[colour]} twice in row {r + 1} or column {col + 1}")
                 state.walls[5 * seat + colour] = mask | 1 << (5 * r + col)
                 state.wall_all[seat] |= 1 << (5 * r + col)
     for seat, lines in enumerate(_per_seat(fields, "lines", n)):
         if not isinstance(lines, list) or len(lines) != 5:
-            raise _fail(f"lines[{seat}]", "expected 5 pattern lines")
+            raise field_error(f"lines[{seat}]", "expected 5 pattern lines")
         for line, text in enumerate(lines):
             counts = _counts(text, f"lines[{seat}][{line}]")
             used = [c for c in range(5) if counts[c]]
             if len(used) > 1 or sum(counts) > line + 1:
-                raise _fail(f"lines[{seat}][{line}]", f"one colour, at most {line + 1} tiles")
+                raise field_error(f"lines[{seat}][{line}]", f"one colour, at most {line + 1} tiles")
             if used and state.walls[5 * seat + used[0]] & k.ROW_MASKS[line]:
-                raise _fail(f"lines[{seat}][{line}]", "that colour is already in the wall row")
+                raise field_error(f"lines[{seat}][{line}]", "that colour is already in the wall row")
             state.line_colour[5 * seat + line] = used[0] if used else -1
             state.line_count[5 * seat + line] = sum(counts)
     for seat, text in enumerate(_per_seat(fields, "floors", n)):
@@ -263,20 +245,20 @@ def state_from_fields(game: "AzulGame", fields: dict[str, Any]) -> "AzulState":
     for seat in range(n):
         extra = state.floor_spaces[seat] - sum(state.floor_tiles[5 * seat : 5 * seat + 5])
         if extra not in (0, 1) or (extra == 1 and state.marker_holder != seat):
-            raise _fail("floor_spaces", f"seat {seat + 1}: spaces are the floor tiles plus the marker")
+            raise field_error("floor_spaces", f"seat {seat + 1}: spaces are the floor tiles plus the marker")
     for seat in range(n):
         for line in range(5):
             state._refresh_line(seat, line)
     state.points = _int_list(fields, "points", n, 0, 10_000)
     state.last_floor = _int_list(fields, "last_floor", n, 0, k.FLOOR_SPACES)
-    state.round = _int(fields, "round", 0, game.round_limit)
-    state.fill_slot = _int(fields, "fill_slot", 0, 4 * game.factories)
-    state.place_line = _int(fields, "place_line", 0, 4)
-    state.starter = _int(fields, "starter", -1, n - 1)
+    state.round = read_int(fields, "round", 0, game.round_limit)
+    state.fill_slot = read_int(fields, "fill_slot", 0, 4 * game.factories)
+    state.place_line = read_int(fields, "place_line", 0, 4)
+    state.starter = read_int(fields, "starter", -1, n - 1)
 
     phase_name = fields.get("phase")
     if phase_name not in k.PHASE_NAMES:
-        raise _fail("phase", f"expected one of {', '.join(k.PHASE_NAMES)}, got {phase_name!r}")
+        raise field_error("phase", f"expected one of {', '.join(k.PHASE_NAMES)}, got {phase_name!r}")
     state.phase = k.PHASE_NAMES.index(phase_name)
     to_move = fields.get("to_move")
     if state.phase in (k.FIRST_PLAYER, k.FILL):
@@ -286,12 +268,12 @@ def state_from_fields(game: "AzulGame", fields: dict[str, Any]) -> "AzulState":
     else:
         ok = type(to_move) is int and 0 <= to_move < n
     if not ok:
-        raise _fail("to_move", f"{to_move!r} does not fit phase {phase_name!r}")
+        raise field_error("to_move", f"{to_move!r} does not fit phase {phase_name!r}")
     state.player = to_move
     if (state.phase == k.FIRST_PLAYER) != (state.starter < 0):
-        raise _fail("starter", "only the first chance node has no starting player")
+        raise field_error("starter", "only the first chance node has no starting player")
     if state.phase == k.FILL and not sum(state.bag):
-        raise _fail("bag", "chance draws from an empty bag")
+        raise field_error("bag", "chance draws from an empty bag")
     for colour in range(5):
         total = (
             state.bag[colour] + state.lid[colour] + state.centre[colour]
@@ -301,11 +283,11 @@ def state_from_fields(game: "AzulGame", fields: dict[str, Any]) -> "AzulState":
             + sum(state.floor_tiles[5 * s + colour] for s in range(n))
         )
         if total != k.TILES_PER_COLOUR:
-            raise _fail("bag", f"{total} {k.COLOUR_NAMES[colour]} tiles are accounted for, not {k.TILES_PER_COLOUR}")
+            raise field_error("bag", f"{total} {k.COLOUR_NAMES[colour]} tiles are accounted for, not {k.TILES_PER_COLOUR}")
     if state.phase == k.DRAFT and not state.table_tiles:
-        raise _fail("phase", "drafting with no tile on the factories or in the centre")
+        raise field_error("phase", "drafting with no tile on the factories or in the centre")
     if not state.is_terminal() and not state.legal_actions():
-        raise _fail("phase", f"phase {phase_name!r} has no legal action in this position")
+        raise field_error("phase", f"phase {phase_name!r} has no legal action in this position")
     return state
 
 
@@ -359,8 +341,7 @@ def view(state: "AzulState", viewer: int = SPECTATOR) -> dict[str, Any]:
     that belongs to chance: the bag's contents are public (they follow from
     the lid and the boards)."""
     game = state._game
-    if viewer != SPECTATOR and not (type(viewer) is int and 0 <= viewer < game.players):
-        raise ValueError(f"unknown viewer {viewer!r}: a seat 0-{game.players - 1} or SPECTATOR")
+    check_viewer(viewer, game.players)
     fields = state_fields(state)
     moving = state.player >= 0
     return {

@@ -32,10 +32,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from tileworks.core.text import Segment, plain, rich
 from tileworks.games.azul.constants import COLOUR_LETTERS, FLOOR_PENALTY, wall_column
 
 STYLES = {"b": "bold blue", "y": "bold yellow", "r": "bold red", "k": "bold white on grey23", "w": "bold black on white"}
-Segment = tuple[str, str | None]
 
 
 def _tiles(text: str) -> list[Segment]:
@@ -111,16 +111,10 @@ def layout(view: dict[str, Any]) -> list[list[Segment]]:
 
 
 def render_text(view: dict[str, Any]) -> str:
-    return "\n".join("".join(t for t, _ in line).rstrip() for line in layout(view))
+    """Plain text, one line per row, no trailing spaces."""
+    return plain(layout(view))
 
 
 def render_rich(view: dict[str, Any]):
-    from rich.text import Text
-
-    text = Text()
-    for i, line in enumerate(layout(view)):
-        if i:
-            text.append("\n")
-        for part, style in line:
-            text.append(part, style=style)
-    return text
+    """A :class:`rich.text.Text` with the tiles in colour."""
+    return rich(layout(view))

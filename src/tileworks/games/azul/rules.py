@@ -17,8 +17,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tileworks.core import CHANCE, SPECTATOR, TERMINAL, Game, State
-from tileworks.games.azul import notation
+from tileworks.core import CHANCE, TERMINAL, DelegatingState, Game
+from tileworks.games.azul import notation, render
 from tileworks.games.azul.constants import (
     COLOUR_BONUS,
     COLUMN_BONUS,
@@ -161,8 +161,11 @@ class AzulGame(Game):
         return notation.state_from_fields(self, fields)
 
 
-class AzulState(State):
+class AzulState(DelegatingState):
     """An Azul position. Per-player data live in flat lists (seat * 5 + index)."""
+
+    notation = notation
+    render = render
 
     __slots__ = (
         "bag", "lid", "factory", "centre", "present", "table_tiles", "marker_in_centre",
@@ -634,33 +637,3 @@ class AzulState(State):
         other.round = self.round
         other.last_floor = self.last_floor.copy()
         return other
-
-    # -- notation, views, serialisation -----------------------------------------
-    def decision(self) -> str:
-        return notation.describe_decision(self)
-
-    def action_to_string(self, action: int, player: int | None = None) -> str:
-        return notation.action_to_string(self, action)
-
-    def string_to_action(self, text: str, player: int | None = None) -> int:
-        return notation.string_to_action(self, text)
-
-    def _fields(self) -> dict[str, Any]:
-        return notation.state_fields(self)
-
-    def view(self, viewer: int = SPECTATOR) -> dict[str, Any]:
-        return notation.view(self, viewer)
-
-    def observation_string(self, player: int = SPECTATOR) -> str:
-        from tileworks.games.azul.render import render_text
-
-        return render_text(self.view(player))
-
-    def information_state_string(self, player: int = SPECTATOR) -> str:
-        # Nothing is hidden but the order of the bag, which is chance's.
-        return self.history_str()
-
-    def rich_text(self, viewer: int = SPECTATOR) -> Any:
-        from tileworks.games.azul.render import render_rich
-
-        return render_rich(self.view(viewer))

@@ -24,7 +24,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from tileworks.core import CHANCE, SPECTATOR, TERMINAL, IllegalActionError, RecordError
+from tileworks.core import CHANCE, SPECTATOR, TERMINAL
+from tileworks.core.text import check_viewer, field_error, read_int, read_move
 from tileworks.games.kiln import board
 from tileworks.games.kiln import constants as k
 from tileworks.games.kiln.board import (
@@ -129,19 +130,10 @@ def string_to_action(state: "KilnState", text: str) -> int:
 
     Raises :class:`IllegalActionError` saying why the text is not a legal move.
     """
-    if not isinstance(text, str):
-        raise IllegalActionError(f"a move must be text, not {text!r}")
-    word = re.sub(r"\s+", "", text.strip().lower())
-    action = _parse(state, word)
-    if action is None:
-        raise IllegalActionError(
-            f"cannot read {text!r} as a KILN move while {describe_decision(state)}; "
-            "moves look like c8 (push), d4 (group), p23 (place), x23 (erase), keep, "
-            "$r35 / $c5 (sell), pass"
-        )
-    if action not in state.legal_actions():
-        raise IllegalActionError(state.why_illegal(text))
-    return action
+    return read_move(
+        state, text, _parse, "a KILN",
+        "moves look like c8 (push), d4 (group), p23 (place), x23 (erase), keep, $r35 / $c5 (sell), pass",
+    )
 
 
 def _parse(state: "KilnState", word: str) -> int | None:
@@ -236,33 +228,22 @@ def state_fields(state: "KilnState") -> dict[str, Any]:
     }
 
 
-def _fail(field: str, why: str) -> RecordError:
-    return RecordError(f"state field {field!r}: {why}")
-
-
 def _read_rows(value: Any, field: str, width: int, alphabet: str) -> list[str]:
     if (
         not isinstance(value, list)
         or len(value) != width
         or not all(isinstance(row, str) and len(row) == width for row in value)
     ):
-        raise _fail(field, f"expected {width} strings of {width} characters")
+        raise field_error(field, f"expected {width} strings of {width} characters")
     for row in value:
         bad = set(row) - set(alphabet)
         if bad:
-            raise _fail(field, f"unexpected character {sorted(bad)[0]!r}; allowed: {alphabet}")
+            raise field_error(field, f"unexpected character {sorted(bad)[0]!r}; allowed: {alphabet}")
     return value
 
 
 def _rows_to_mask(rows: list[str], width: int, mark: str = "#") -> int:
     return sum(1 << (width * y + x) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == mark)
-
-
-def _int(fields: dict[str, Any], name: str, lo: int, hi: int) -> int:
-    value = fields.get(name)
-    if type(value) is not int or not lo <= value <= hi:
-        raise _fail(name, f"expected an integer from {lo} to {hi}, got {value!r}")
-    return value
 
 
 def state_from_fields(game: "KilnGame", fields: dict[str, Any]) -> "KilnState":
@@ -273,42 +254,42 @@ def state_from_fields(game: "KilnGame", fields: dict[str, Any]) -> "KilnState":
         state.masks[tile] = _rows_to_mask(rows, 6, letter)
     phase_name = fields.get("phase")
     if phase_name not in k.PHASE_NAMES:
-        raise _fail("phase", f"expected one of {', '.join(k.PHASE_NAMES)}, got {phase_name!r}")
+        raise field_error("phase", f"expected one of {', '.join(k.PHASE_NAMES)}, got {phase_name!r}")
     state.phase = k.PHASE_NAMES.index(phase_name)
     outer = fields.get("outer")
     if not isinstance(outer, dict):
-        raise _fail("outer", "expected an object with 'tile' and 'cell'")
+        raise field_error("outer", "expected an object with 'tile' and 'cell'")
     in_setup = state.phase in (k.FILL, k.BLACK_TILE)
     filled = sum(m.bit_count() for m in state.masks)
     if in_setup:
         if state.masks[k.BLACK] or _rows_to_mask(rows, 6, ".") != ((1 << 36) - 1) ^ ((1 << filled) - 1):
-            raise _fail("kiln", "during setup the kiln fills in reading order with coloured tiles only")
+            raise field_error("kiln", "during setup the kiln fills in reading order with coloured tiles only")
         if state.phase == k.BLACK_TILE and filled != 36:
-            raise _fail("kiln", "the black tile is placed only once the kiln is full")
+            raise field_error("kiln", "the black tile is placed only once the kiln is full")
         if state.phase == k.FILL and filled == 36:
-            raise _fail("phase", "the kiln is full, so setup is past the fill")
+            raise field_error("phase", "the kiln is full, so setup is past the fill")
         if outer != {"tile": "K", "cell": None}:
-            raise _fail("outer", "during setup the outer tile is the black tile, not yet placed")
+            raise field_error("outer", "during setup the outer tile is the black tile, not yet placed")
         state.outer_tile, state.outer_cell = k.BLACK, -1
     else:
         if filled != 36:
-            raise _fail("kiln", "every kiln cell must hold a tile once setup is over")
+            raise field_error("kiln", "every kiln cell must hold a tile once setup is over")
         if outer.get("tile") not in tuple(k.TILE_LETTERS) or outer.get("cell") not in BORDER_INDEX:
-            raise _fail("outer", "expected a tile letter (RBGYK) and a border cell name")
+            raise field_error("outer", "expected a tile letter (RBGYK) and a border cell name")
         state.outer_tile = k.TILE_LETTERS.index(outer["tile"])
         state.outer_cell = BORDER_INDEX[outer["cell"]]
     counts = [m.bit_count() for m in state.masks]
     if not in_setup:
         counts[state.outer_tile] += 1
         if counts != [9, 9, 9, 9, 1]:
-            raise _fail("kiln", f"tile counts (with the outer tile) must be 9 of each colour and 1 black, got {counts}")
+            raise field_error("kiln", f"tile counts (with the outer tile) must be 9 of each colour and 1 black, got {counts}")
     elif max(counts) > 9:
-        raise _fail("kiln", "a colour has more than 9 tiles")
+        raise field_error("kiln", "a colour has more than 9 tiles")
 
     houses = fields.get("warehouses")
     names = [k.COLOUR_NAMES[c] for c in game.owned]
     if not isinstance(houses, dict) or sorted(houses) != sorted(names):
-        raise _fail("warehouses", f"expected one warehouse for each of {', '.join(names)}")
+        raise field_error("warehouses", f"expected one warehouse for each of {', '.join(names)}")
     for colour in game.owned:
         name = k.COLOUR_NAMES[colour]
         state.warehouses[colour] = _rows_to_mask(_read_rows(houses[name], f"warehouses.{name}", 5, "#."), 5)
@@ -317,12 +298,12 @@ def state_from_fields(game: "KilnGame", fields: dict[str, Any]) -> "KilnState":
     if not isinstance(points, list) or len(points) != game.players or not all(
         type(p) is int and p >= 0 for p in points
     ):
-        raise _fail("points", f"expected {game.players} non-negative integers")
+        raise field_error("points", f"expected {game.players} non-negative integers")
     state.points = list(points)
-    state.turns = _int(fields, "turns", 0, game.turn_limit)
-    state.turn_points = _int(fields, "turn_points", 0, 1000)
-    state.winner = _int(fields, "winner", -1, game.players - 1)
-    state.step = _int(fields, "step", 0, len(game.colours[0]) - 1)
+    state.turns = read_int(fields, "turns", 0, game.turn_limit)
+    state.turn_points = read_int(fields, "turn_points", 0, 1000)
+    state.winner = read_int(fields, "winner", -1, game.players - 1)
+    state.step = read_int(fields, "step", 0, len(game.colours[0]) - 1)
     to_move = fields.get("to_move")
     if state.phase in (k.FILL, k.BLACK_TILE, k.FIRST_PLAYER):
         expected_ok = to_move == CHANCE
@@ -331,23 +312,23 @@ def state_from_fields(game: "KilnGame", fields: dict[str, Any]) -> "KilnState":
     else:
         expected_ok = type(to_move) is int and 0 <= to_move < game.players
     if not expected_ok:
-        raise _fail("to_move", f"{to_move!r} does not fit phase {phase_name!r}")
+        raise field_error("to_move", f"{to_move!r} does not fit phase {phase_name!r}")
     state.player = to_move
     if state.phase == k.OVER:
         won = state.winner >= 0 and state.points[state.winner] >= game.goal
         if not won and state.turns != game.turn_limit:
-            raise _fail("winner", "a finished game needs a winner at the goal or the turn limit reached")
+            raise field_error("winner", "a finished game needs a winner at the goal or the turn limit reached")
     elif state.winner != -1:
-        raise _fail("winner", "only a finished game has a winner")
+        raise field_error("winner", "only a finished game has a winner")
     pending = fields.get("pending")
     if state.phase == k.PLACING:
         state.pending = _rows_to_mask(_read_rows(pending, "pending", 5, "#."), 5)
         if not state.pending & board.ROW_MASKS[0] or not state.pending & board.COLUMN_MASKS[0]:
-            raise _fail("pending", "expected a non-empty shape touching the warehouse's top and left edges")
+            raise field_error("pending", "expected a non-empty shape touching the warehouse's top and left edges")
     elif pending is not None:
-        raise _fail("pending", "only the place step has a pending shape")
+        raise field_error("pending", "only the place step has a pending shape")
     if not state.is_terminal() and not state.legal_actions():
-        raise _fail("phase", f"phase {phase_name!r} has no legal action in this position")
+        raise field_error("phase", f"phase {phase_name!r} has no legal action in this position")
     return state
 
 
@@ -382,8 +363,7 @@ def position(game: "KilnGame", **fields: Any) -> "KilnState":
 def view(state: "KilnState", viewer: int = SPECTATOR) -> dict[str, Any]:
     """Everything a viewer may see; in KILN that is the whole table."""
     game = state._game
-    if viewer != SPECTATOR and not (type(viewer) is int and 0 <= viewer < game.players):
-        raise ValueError(f"unknown viewer {viewer!r}: a seat 0-{game.players - 1} or SPECTATOR")
+    check_viewer(viewer, game.players)
     moving = state.player >= 0
     return {
         "game": "kiln",

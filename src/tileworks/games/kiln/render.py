@@ -33,6 +33,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tileworks.core.text import Segment, plain, rich
+
 STYLES = {
     "R": "bold red",
     "B": "bold blue",
@@ -44,7 +46,6 @@ COLOUR_STYLE = {"red": "red", "blue": "blue", "green": "green", "yellow": "yello
 SVG_FILL = {"R": "#d33", "B": "#36c", "G": "#2a2", "Y": "#eb2", "K": "#111", ".": "#eee"}
 FILES = "abcdefgh"
 
-Segment = tuple[str, str | None]
 
 
 def _border_cell(view: dict[str, Any], name: str) -> Segment:
@@ -144,20 +145,12 @@ def layout(view: dict[str, Any]) -> list[list[Segment]]:
 
 def render_text(view: dict[str, Any]) -> str:
     """Plain text, one line per row, no trailing spaces."""
-    return "\n".join("".join(t for t, _ in line).rstrip() for line in layout(view))
+    return plain(layout(view))
 
 
 def render_rich(view: dict[str, Any]):
     """A :class:`rich.text.Text` with the tiles in colour."""
-    from rich.text import Text
-
-    text = Text()
-    for i, line in enumerate(layout(view)):
-        if i:
-            text.append("\n")
-        for part, style in line:
-            text.append(part, style=style)
-    return text
+    return rich(layout(view))
 
 
 def render_svg(view: dict[str, Any], cell: int = 28) -> str:

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tileworks.core import CHANCE, SPECTATOR, TERMINAL, Game, State
-from tileworks.games.kiln import board, notation
+from tileworks.core import CHANCE, TERMINAL, DelegatingState, Game
+from tileworks.games.kiln import board, notation, render
 from tileworks.games.kiln.board import (
     COLUMN_MASKS,
     ROW_MASKS,
@@ -130,8 +130,11 @@ class KilnGame(Game):
         return notation.state_from_fields(self, fields)
 
 
-class KilnState(State):
+class KilnState(DelegatingState):
     """A KILN position and whose decision it is."""
+
+    notation = notation
+    render = render
 
     __slots__ = (
         "masks",
@@ -428,37 +431,5 @@ class KilnState(State):
         other.winner = self.winner
         return other
 
-    # -- notation, views, serialisation (see notation.py and render.py) ---------
-    def decision(self) -> str:
-        return notation.describe_decision(self)
-
-    def action_to_string(self, action: int, player: int | None = None) -> str:
-        return notation.action_to_string(self, action)
-
-    def string_to_action(self, text: str, player: int | None = None) -> int:
-        return notation.string_to_action(self, text)
-
-    def _fields(self) -> dict[str, Any]:
-        return notation.state_fields(self)
-
-    def view(self, viewer: int = SPECTATOR) -> dict[str, Any]:
-        return notation.view(self, viewer)
-
-    def observation_string(self, player: int = SPECTATOR) -> str:
-        from tileworks.games.kiln.render import render_text
-
-        return render_text(self.view(player))
-
-    def information_state_string(self, player: int = SPECTATOR) -> str:
-        # Nothing is hidden in KILN: every seat knows the whole history.
-        return self.history_str()
-
-    def rich_text(self, viewer: int = SPECTATOR) -> Any:
-        from tileworks.games.kiln.render import render_rich
-
-        return render_rich(self.view(viewer))
-
     def _repr_svg_(self) -> str:
-        from tileworks.games.kiln.render import render_svg
-
-        return render_svg(self.view())
+        return render.render_svg(self.view())

@@ -1,0 +1,73 @@
+"""Shared pieces of notation and drawing that every game uses the same way."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Callable
+
+from tileworks.core.errors import IllegalActionError, RecordError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tileworks.core.game import State
+
+#: one styled piece of a drawn line: (text, Rich style or None)
+Segment = tuple[str, "str | None"]
+
+
+def read_move(state: "State", text: Any, parse: Callable[["State", str], "int | None"], game: str, examples: str) -> int:
+    """Turn typed notation into a legal action of ``state``.
+
+    ``parse`` reads the normalised word (lower case, no spaces) and returns an
+    action id or None. The move must also be legal now; either failure raises
+    :class:`IllegalActionError` saying why, with the decision being made.
+    """
+    if not isinstance(text, str):
+        raise IllegalActionError(f"a move must be text, not {text!r}")
+    word = re.sub(r"\s+", "", text.strip().lower())
+    action = parse(state, word)
+    if action is None:
+        raise IllegalActionError(
+            f"cannot read {text!r} as {game} move while {state.decision()}; {examples}"
+        )
+    if action not in state.legal_actions():
+        raise IllegalActionError(state.why_illegal(text))
+    return action
+
+
+def plain(lines: list[list[Segment]]) -> str:
+    """Drawn lines as plain text, without trailing spaces."""
+    return "\n".join("".join(t for t, _ in line).rstrip() for line in lines)
+
+
+def rich(lines: list[list[Segment]]) -> Any:
+    """Drawn lines as a :class:`rich.text.Text` (Rich is imported only here)."""
+    from rich.text import Text
+
+    text = Text()
+    for i, line in enumerate(lines):
+        if i:
+            text.append("\n")
+        for part, style in line:
+            text.append(part, style=style)
+    return text
+
+
+def field_error(field: str, why: str) -> RecordError:
+    """The error for a bad field of a serialised state."""
+    return RecordError(f"state field {field!r}: {why}")
+
+
+def read_int(fields: dict[str, Any], name: str, lo: int, hi: int) -> int:
+    """An integer field in ``lo..hi``, or a :class:`RecordError` naming it."""
+    value = fields.get(name)
+    if type(value) is not int or not lo <= value <= hi:
+        raise field_error(name, f"expected an integer from {lo} to {hi}, got {value!r}")
+    return value
+
+
+def check_viewer(viewer: Any, players: int) -> None:
+    """A view is for a seat ``0..players-1`` or the spectator (``-2``)."""
+    from tileworks.core.constants import SPECTATOR
+
+    if viewer != SPECTATOR and not (type(viewer) is int and 0 <= viewer < players):
+        raise ValueError(f"unknown viewer {viewer!r}: a seat 0-{players - 1} or SPECTATOR")
