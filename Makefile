@@ -22,7 +22,8 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -n 2
 
 bench: $(STAMP)
-	$(BIN)/python bench/bench_random_play.py
+	$(BIN)/python bench/bench_random_play.py kiln
+	for n in 2 3 4; do $(BIN)/python bench/bench_random_play.py azul -o players=$$n; done
 
 # Regenerate the lock files after changing requirements*.in (needs pip-tools).
 lock: $(STAMP)
