@@ -42,10 +42,17 @@ _LOADED = False
 
 def register(info: GameInfo) -> GameInfo:
     """Add a game to the registry (called by each game package on import)."""
-    if info.name in _REGISTRY and _REGISTRY[info.name] is not info:
+    known = _REGISTRY.get(info.name)
+    if known is not None and _origin(known) != _origin(info):
         raise ValueError(f"a game named {info.name!r} is already registered")
     _REGISTRY[info.name] = info
     return info
+
+
+def _origin(info: GameInfo) -> tuple[str, str]:
+    """Where a game's factory is defined: the same game imported twice (as
+    doctest collection may do) registers again without conflict."""
+    return info.factory.__module__, info.factory.__qualname__
 
 
 def _ensure_loaded() -> None:

@@ -1,0 +1,45 @@
+"""Tiles (BoneGames, 1995): place edge-matching tiles, close areas of your colour.
+
+Rules in our words, with every ruling: ``docs/rules/tiles.md``.
+
+>>> import tileworks
+>>> game = tileworks.load_game("tiles")
+>>> game.num_distinct_actions(), game.max_chance_outcomes()
+(212089, 24)
+"""
+
+from __future__ import annotations
+
+from tileworks.core import Option, OptionSet, register
+from tileworks.core.options import int_option
+from tileworks.core.registry import GameInfo
+from tileworks.games.tiles.notation import position
+from tileworks.games.tiles.rules import TilesGame, TilesState
+from tileworks.games.tiles.tileset import TileSet, normalise_tile_set, parse_codes
+
+OPTIONS = OptionSet(
+    (
+        int_option("players", 2, 2, 3, "number of players"),
+        Option(
+            "tile_set", "default",
+            "'default', tile codes (e.g. 'wgbw,ggww,...'), or @FILE with one code per line",
+            normalise_tile_set,
+            "the tiles in the game (at least 16, at most 100)",
+        ),
+    )
+)
+
+GAME_INFO = register(
+    GameInfo(
+        name="tiles",
+        title="Tiles",
+        min_players=2,
+        max_players=3,
+        options=OPTIONS,
+        factory=TilesGame,
+        summary="place edge-matching tiles and close areas of your colour (hidden hands)",
+        test_configs=({}, {"players": 3}),
+    )
+)
+
+__all__ = ["GAME_INFO", "TileSet", "TilesGame", "TilesState", "parse_codes", "position"]
