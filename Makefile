@@ -24,6 +24,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/bench_random_play.py kiln
 	for n in 2 3 4; do $(BIN)/python bench/bench_random_play.py azul -o players=$$n; done
+	for n in 2 3; do $(BIN)/python bench/bench_random_play.py tiles -o players=$$n; done
 
 # Regenerate the lock files after changing requirements*.in (needs pip-tools).
 lock: $(STAMP)

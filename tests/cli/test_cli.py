@@ -21,7 +21,7 @@ def test_games_lists_kiln_with_its_options():
     result = runner.invoke(app, ["games"])
     assert result.exit_code == 0
     for word in ("kiln", "goal", "17", "heat_tokens", "erase_rule", "turn_limit", "advanced",
-                 "azul", "tiebreak", "grey", "round_limit"):
+                 "azul", "tiebreak", "grey", "round_limit", "tiles", "tile_set"):
         assert word in result.output
 
 
@@ -133,3 +133,22 @@ def test_a_human_azul_move_is_explained_when_rejected():
     result = runner.invoke(app, ["play", "azul", "--seed", "4"], input="1k9\n?\nquit\n")
     assert "cannot read '1k9' as an Azul move" in result.output
     assert "Legal moves: 1b1" in result.output
+
+
+def test_tiles_in_the_terminal_shows_only_the_humans_hand(tmp_path):
+    path = tmp_path / "tiles.json"
+    result = runner.invoke(app, ["play", "tiles", "--players", "human,random", "--seed", "1", "--record", str(path)],
+                           input="?\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "P1 hand:" in result.output and "P2 hand:" not in result.output
+    assert "Legal moves:" in result.output
+    record = load_record(path)
+    assert record.game.name == "tiles"
+
+
+def test_tiles_random_players_finish_and_the_record_replays(tmp_path):
+    path = tmp_path / "tiles.json"
+    result = runner.invoke(app, ["play", "tiles", "--players", "random,random,random", "--seed", "5",
+                                 "--record", str(path)])
+    assert result.exit_code == 0 and "Game over" in result.output
+    assert load_record(path).final_state().is_terminal()
