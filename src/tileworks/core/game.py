@@ -47,9 +47,14 @@ class Game(ABC):
     def max_chance_nodes(self) -> int:
         """An upper bound on the number of chance outcomes in one game."""
 
-    @abstractmethod
+    #: the game's State class; with it the two methods below need no code
+    state_class: ClassVar[type["State"] | None] = None
+
     def new_initial_state(self) -> "State":
         """The state before the first action (usually a chance node: the setup)."""
+        if self.state_class is None:  # pragma: no cover - a game must set one or override
+            raise TypeError(f"{type(self).__name__} sets no state_class")
+        return self.state_class(self)
 
     def options(self) -> dict[str, Any]:
         """The resolved options, defaults included (a copy)."""
@@ -90,9 +95,10 @@ class Game(ABC):
         state._history = list(history)
         return state
 
-    @abstractmethod
     def _state_from_fields(self, fields: dict[str, Any]) -> "State":
-        """Rebuild a position from ``State._fields()`` output, checking every field."""
+        """Rebuild a position from ``State._fields()`` output, checking every
+        field (by default through the state class's notation module)."""
+        return self.state_class.notation.state_from_fields(self, fields)  # type: ignore[union-attr]
 
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in sorted(self._options.items()))
@@ -299,14 +305,24 @@ def _as_action(action: Any, state: State) -> int:
 
 
 class DelegatingState(State):
-    """A State whose notation, views and drawings live in two modules of its
-    game, named by the class attributes ``notation`` (``describe_decision``,
+    """A State that keeps the player to move in ``player``, and whose notation,
+    views and drawings live in two modules of its game, named by the class
+    attributes ``notation`` (``describe_decision``,
     ``action_to_string``, ``string_to_action``, ``state_fields``, ``view``)
     and ``render`` (``render_text``, ``render_rich``)."""
 
-    __slots__ = ()
+    __slots__ = ("player",)
     notation: ClassVar[Any]
     render: ClassVar[Any]
+
+    def current_player(self) -> int:
+        return self.player
+
+    def is_chance_node(self) -> bool:
+        return self.player == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self.player == TERMINAL
 
     def decision(self) -> str:
         return self.notation.describe_decision(self)

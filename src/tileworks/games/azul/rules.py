@@ -154,11 +154,7 @@ class AzulGame(Game):
     def max_chance_nodes(self) -> int:
         return 1 + 4 * self.factories * self.round_limit
 
-    def new_initial_state(self) -> "AzulState":
-        return AzulState(self)
 
-    def _state_from_fields(self, fields: dict[str, Any]) -> "AzulState":
-        return notation.state_from_fields(self, fields)
 
 
 class AzulState(DelegatingState):
@@ -170,7 +166,7 @@ class AzulState(DelegatingState):
     __slots__ = (
         "bag", "lid", "factory", "centre", "present", "table_tiles", "marker_in_centre",
         "line_colour", "line_count", "accepts", "walls", "wall_all", "floor_tiles", "floor_spaces",
-        "points", "marker_holder", "starter", "player", "phase", "fill_slot",
+        "points", "marker_holder", "starter", "phase", "fill_slot",
         "place_line", "round", "last_floor",
     )
 
@@ -217,14 +213,6 @@ class AzulState(DelegatingState):
     def game(self) -> AzulGame:
         return self._game  # type: ignore[return-value]
 
-    def current_player(self) -> int:
-        return self.player
-
-    def is_chance_node(self) -> bool:
-        return self.player == CHANCE
-
-    def is_terminal(self) -> bool:
-        return self.player == TERMINAL
 
     def wall(self, seat: int) -> int:
         """Occupied wall cells of ``seat`` (25 bits, row-major from the top-left)."""
@@ -637,3 +625,6 @@ class AzulState(DelegatingState):
         other.round = self.round
         other.last_floor = self.last_floor.copy()
         return other
+
+
+AzulGame.state_class = AzulState

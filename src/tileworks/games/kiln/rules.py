@@ -123,11 +123,7 @@ class KilnGame(Game):
     def max_chance_nodes(self) -> int:
         return 36 + 1 + 1
 
-    def new_initial_state(self) -> "KilnState":
-        return KilnState(self)
 
-    def _state_from_fields(self, fields: dict[str, Any]) -> "KilnState":
-        return notation.state_from_fields(self, fields)
 
 
 class KilnState(DelegatingState):
@@ -142,7 +138,6 @@ class KilnState(DelegatingState):
         "outer_cell",
         "warehouses",
         "points",
-        "player",
         "phase",
         "step",
         "pending",
@@ -176,14 +171,6 @@ class KilnState(DelegatingState):
     def game(self) -> KilnGame:  # narrower type for readers and checkers
         return self._game  # type: ignore[return-value]
 
-    def current_player(self) -> int:
-        return self.player
-
-    def is_chance_node(self) -> bool:
-        return self.player == CHANCE
-
-    def is_terminal(self) -> bool:
-        return self.player == TERMINAL
 
     def mover_colour(self) -> int:
         """The colour being copied or sold in the current step."""
@@ -433,3 +420,6 @@ class KilnState(DelegatingState):
 
     def _repr_svg_(self) -> str:
         return render.render_svg(self.view())
+
+
+KilnGame.state_class = KilnState

@@ -62,11 +62,7 @@ class TilesGame(Game):
     def max_chance_nodes(self) -> int:
         return 2 + len(self.tileset)
 
-    def new_initial_state(self) -> "TilesState":
-        return TilesState(self)
 
-    def _state_from_fields(self, fields: dict[str, Any]) -> "TilesState":
-        return notation.state_from_fields(self, fields)
 
 
 class TilesState(DelegatingState):
@@ -76,7 +72,7 @@ class TilesState(DelegatingState):
     render = render
 
     __slots__ = (
-        "colour", "first", "seat", "player", "phase", "deal_index",
+        "colour", "first", "seat", "phase", "deal_index",
         "hands", "hand_slots", "deck", "deck_total", "discards", "points",
         "board", "tile_cell", "tile_code", "frontier", "bounds",
         "parent", "open", "span", "tri_colour", "private_to",
@@ -115,14 +111,6 @@ class TilesState(DelegatingState):
         self.private_to: list[int] = []
 
     # -- predicates ---------------------------------------------------------------
-    def current_player(self) -> int:
-        return self.player
-
-    def is_chance_node(self) -> bool:
-        return self.player == CHANCE
-
-    def is_terminal(self) -> bool:
-        return self.player == TERMINAL
 
     def game(self) -> TilesGame:
         return self._game  # type: ignore[return-value]
@@ -428,3 +416,6 @@ class TilesState(DelegatingState):
         state.deck = [deck.count(kind) for kind in range(k)]
         state._legal = None
         return state
+
+
+TilesGame.state_class = TilesState
