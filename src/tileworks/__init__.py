@@ -2,7 +2,7 @@
 
 >>> import tileworks
 >>> [g["name"] for g in tileworks.list_games()]
-['azul', 'kiln', 'tiles']
+['azul', 'kiln', 'tiles', 'tuileries']
 """
 
 from tileworks.core import (

@@ -21,7 +21,8 @@ def test_games_lists_kiln_with_its_options():
     result = runner.invoke(app, ["games"])
     assert result.exit_code == 0
     for word in ("kiln", "goal", "17", "heat_tokens", "erase_rule", "turn_limit", "advanced",
-                 "azul", "tiebreak", "grey", "round_limit", "tiles", "tile_set"):
+                 "azul", "tiebreak", "grey", "round_limit", "tiles", "tile_set",
+                 "tuileries", "bonus_tile", "circles"):
         assert word in result.output
 
 
@@ -152,3 +153,15 @@ def test_tiles_random_players_finish_and_the_record_replays(tmp_path):
                                  "--record", str(path)])
     assert result.exit_code == 0 and "Game over" in result.output
     assert load_record(path).final_state().is_terminal()
+
+
+def test_tuileries_in_the_terminal(tmp_path):
+    path = tmp_path / "tuileries.json"
+    result = runner.invoke(app, ["play", "tuileries", "--players", "human,random", "--seed", "3",
+                                 "--record", str(path)], input="?\nzz\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "P1 hand:" in result.output and "P2 hand:" not in result.output
+    assert "cannot read 'zz' as a Tuileries move" in result.output
+    result = runner.invoke(app, ["play", "tuileries", "--players", "random,random,random,random,random,random",
+                                 "--seed", "4", "-o", "bonus_tile=on"])
+    assert result.exit_code == 0 and "Game over" in result.output

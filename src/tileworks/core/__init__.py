@@ -9,7 +9,7 @@ True
 
 from tileworks.core.constants import CHANCE, SPECTATOR, TERMINAL
 from tileworks.core.errors import IllegalActionError, RecordError
-from tileworks.core.game import DelegatingState, Game, State, sample_chance
+from tileworks.core.game import DelegatingState, Game, HiddenHandState, State, sample_chance, shared_win
 from tileworks.core.options import Option, OptionSet
 from tileworks.core.registry import GameInfo, list_games, load_game, register
 
@@ -19,6 +19,7 @@ __all__ = [
     "SPECTATOR",
     "TERMINAL",
     "Game",
+    "HiddenHandState",
     "GameInfo",
     "IllegalActionError",
     "Option",
@@ -29,4 +30,5 @@ __all__ = [
     "load_game",
     "register",
     "sample_chance",
+    "shared_win",
 ]

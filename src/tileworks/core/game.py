@@ -137,10 +137,13 @@ class State(ABC):
         empty at a terminal state."""
 
     def _is_legal(self, action: int) -> bool:
-        """Whether ``action`` is legal now, asked only when the legal actions
-        are not cached. Games may answer faster than listing every action;
+        """Whether ``action`` is legal now. By default a look-up in the (cached)
+        legal actions; games with long action lists may answer directly, but
         the answer must equal ``action in self.legal_actions()``."""
-        return action in self.legal_actions()
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_actions()
+        return action in legal
 
     @abstractmethod
     def _apply(self, action: int) -> None:
@@ -192,8 +195,7 @@ class State(ABC):
         """Apply a legal action; an illegal one raises and changes nothing."""
         if type(action) is not int:
             action = _as_action(action, self)
-        legal = self._legal
-        if not (action in legal if legal is not None else self._is_legal(action)):
+        if not self._is_legal(action):
             raise IllegalActionError(self.why_illegal(action))
         self._legal = None
         self._history.append(action)
@@ -349,6 +351,101 @@ class DelegatingState(State):
         # Perfect information (chance aside): every seat has seen the whole
         # history. Games with hidden hands override this.
         return self.history_str()
+
+
+class HiddenHandState(DelegatingState):
+    """A DelegatingState whose seats hold private hands filled by chance draws.
+
+    It keeps, per seat, the history indices of the draws still in hand
+    (``hand_slots``) and, per history entry, the seat that alone saw it
+    (``private_to``, -1 when public). From these it masks the information
+    state and resamples hidden hands with a history that really leads there.
+    A game supplies ``_hand_tiles``, ``_undrawn`` and ``_with_hidden``.
+    """
+
+    __slots__ = ("hand_slots", "private_to")
+    #: deals tried before falling back to one that ignores what play revealed
+    resample_tries: ClassVar[int] = 1
+
+    @abstractmethod
+    def _hand_tiles(self, seat: int) -> list[int]:
+        """The draw outcomes (tile ids) in ``seat``'s hand, with repeats."""
+
+    @abstractmethod
+    def _undrawn(self) -> list[int]:
+        """The draw outcomes still in the deck or draw pile, with repeats."""
+
+    @abstractmethod
+    def _with_hidden(self, hands: dict[int, list[int]], undrawn: list[int]) -> "State":
+        """A copy of this state with ``hands`` for those seats and ``undrawn`` left to draw."""
+
+    def _forget_draw(self, seat: int, tile: int) -> None:
+        """A tile left ``seat``'s hand: drop the draw slot it came from."""
+        slots = self.hand_slots[seat]
+        history = self._history
+        for i, index in enumerate(slots):
+            if history[index] == tile:
+                del slots[i]
+                return
+
+    def information_state_string(self, player: int = SPECTATOR) -> str:
+        """The history as ``player`` saw it: other seats' draws are ``?``."""
+        return " ".join(
+            str(a) if owner < 0 or owner == player else "?" for a, owner in zip(self._history, self.private_to)
+        )
+
+    def resample_hidden(self, player: int, rng: random.Random) -> "State":
+        """A state ``player`` cannot tell from this one: the tiles they have not
+        seen (other hands and the undrawn tiles) dealt anew, each other seat
+        keeping its hand size.
+
+        The unseen draws still in hand are rewritten in the history, which is
+        then replayed, so the result has a history that leads to it and every
+        move in it stays legal (a game whose legality reveals something, such
+        as a forced discard, sets ``resample_tries`` to retry). States built
+        without a history, or deals that fail every try, get the new hands
+        without a replay.
+        """
+        game = self._game
+        seats = range(game.num_players())
+        others = [q for q in seats if q != player]
+        sizes = {q: len(self._hand_tiles(q)) for q in others}
+        pool = self._undrawn() + [t for q in others for t in self._hand_tiles(q)]
+        replayable = bool(self._history) and len(self._history) == len(self.private_to) and all(
+            len(self.hand_slots[q]) == len(self._hand_tiles(q)) for q in seats
+        )
+        deal: dict[int, list[int]] = {}
+        undrawn: list[int] = []
+        for _ in range(self.resample_tries if replayable else 1):
+            rng.shuffle(pool)
+            rest = iter(pool)
+            deal = {q: [next(rest) for _ in range(sizes[q])] for q in others}
+            undrawn = list(rest)
+            if not replayable:
+                break
+            history = list(self._history)
+            for q in others:
+                for index, tile in zip(self.hand_slots[q], deal[q]):
+                    history[index] = tile
+            state = game.new_initial_state()
+            try:
+                for action in history:
+                    state.apply_action(action)
+            except IllegalActionError:
+                continue
+            return state
+        return self._with_hidden(deal, undrawn)
+
+
+def shared_win(points: list[int]) -> list[float]:
+    """Returns when the highest score wins and tied leaders share the win.
+
+    >>> shared_win([3, 5, 5])
+    [0.0, 0.5, 0.5]
+    """
+    best = max(points)
+    winners = sum(1 for p in points if p == best)
+    return [1.0 / winners if p == best else 0.0 for p in points]
 
 
 def sample_chance(state: State, rng: random.Random) -> int:

@@ -273,7 +273,7 @@ class AzulState(DelegatingState):
             colour, dest = divmod(rest, DESTINATIONS)
             held = self.centre[colour] if source == game.centre else self.factory[5 * source + colour]
             return held > 0 and (dest == FLOOR or self.accepts[5 * self.player + colour] >> dest & 1 == 1)
-        return action in self.legal_actions()
+        return super()._is_legal(action)
 
     def _sample_chance(self, rng: random.Random) -> int:
         if self.phase != FILL:

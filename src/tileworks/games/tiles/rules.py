@@ -18,7 +18,7 @@ import itertools
 import random
 from typing import Any
 
-from tileworks.core import CHANCE, TERMINAL, DelegatingState, Game, IllegalActionError
+from tileworks.core import CHANCE, TERMINAL, Game, HiddenHandState, shared_win
 from tileworks.games.tiles import notation, render
 from tileworks.games.tiles.tileset import TileSet, colours_of
 
@@ -27,7 +27,6 @@ from tileworks.games.tiles.constants import (
     ORIGIN, ORIGIN_PHASE, OVER, cell_key, cell_xy,
 )
 
-RESAMPLE_TRIES = 200
 
 
 class TilesGame(Game):
@@ -65,7 +64,7 @@ class TilesGame(Game):
 
 
 
-class TilesState(DelegatingState):
+class TilesState(HiddenHandState):
     """A Tiles position, hands and deck included (the view hides them)."""
 
     notation = notation
@@ -75,8 +74,11 @@ class TilesState(DelegatingState):
         "colour", "first", "seat", "phase", "deal_index",
         "hands", "hand_slots", "deck", "deck_total", "discards", "points",
         "board", "tile_cell", "tile_code", "frontier", "bounds",
-        "parent", "open", "span", "tri_colour", "private_to",
+        "parent", "open", "span", "tri_colour",
     )
+    #: a public discard says the discarder held nothing that fitted, so deals
+    #: that contradict it are retried (see ``resample_hidden``)
+    resample_tries = 200
 
     def __init__(self, game: TilesGame):
         super().__init__(game)
@@ -231,12 +233,7 @@ class TilesState(DelegatingState):
     def _take(self, seat: int, kind: int) -> None:
         """Remove one tile of ``kind`` from ``seat``'s hand (and its draw slot)."""
         self.hands[seat * self._game.kinds + kind] -= 1
-        slots = self.hand_slots[seat]
-        history = self._history
-        for i, index in enumerate(slots):
-            if history[index] == kind:
-                del slots[i]
-                break
+        self._forget_draw(seat, kind)
 
     def _start_turn(self) -> None:
         if self.deck_total:
@@ -326,12 +323,7 @@ class TilesState(DelegatingState):
 
     # -- results --------------------------------------------------------------------
     def returns(self) -> list[float]:
-        n = self._game.players
-        if self.phase != OVER:
-            return [0.0] * n
-        best = max(self.points)
-        won = [s for s in range(n) if self.points[s] == best]
-        return [1.0 / len(won) if s in won else 0.0 for s in range(n)]
+        return shared_win(self.points) if self.phase == OVER else [0.0] * self._game.players
 
     def scores(self) -> list[int]:
         return list(self.points)
@@ -366,54 +358,18 @@ class TilesState(DelegatingState):
         return other
 
     # -- hidden information -------------------------------------------------------------
-    def information_state_string(self, player: int = -2) -> str:
-        """The history as ``player`` saw it: other seats' draws are ``?``."""
-        return " ".join(
-            str(a) if owner < 0 or owner == player else "?" for a, owner in zip(self._history, self.private_to)
-        )
+    def _hand_tiles(self, seat: int) -> list[int]:
+        return [kind for kind, n in enumerate(self.hand(seat)) for _ in range(n)]
 
-    def resample_hidden(self, player: int, rng: random.Random) -> "TilesState":
-        """A state ``player`` cannot tell from this one: the tiles they have not
-        seen (other hands and the deck) dealt anew.
+    def _undrawn(self) -> list[int]:
+        return [kind for kind, n in enumerate(self.deck) for _ in range(n)]
 
-        Other seats keep their hand sizes. The history is rewritten to match,
-        and replaying it checks that every public discard stays forced (the
-        discarder had no tile that fitted), so the deal respects what discards
-        reveal. If no such deal turns up in a few hundred tries, the deal
-        ignores what discards reveal rather than fail.
-        """
-        game = self._game
-        k = game.kinds
-        others = [q for q in range(game.players) if q != player]
-        pool = [kind for kind in range(k) for _ in range(self.deck[kind])]
-        for q in others:
-            pool += [kind for kind in range(k) for _ in range(self.hands[q * k + kind])]
-        replayable = bool(self._history) and len(self._history) == len(self.private_to) and all(
-            len(self.hand_slots[q]) == self.hand_count(q) for q in range(game.players)
-        )
-        for _ in range(RESAMPLE_TRIES if replayable else 1):
-            rng.shuffle(pool)
-            deal, rest = {}, iter(pool)
-            for q in others:
-                deal[q] = [next(rest) for _ in range(self.hand_count(q))]
-            deck = list(rest)
-            if not replayable:
-                break
-            history = list(self._history)
-            for q in others:
-                for index, kind in zip(self.hand_slots[q], deal[q]):
-                    history[index] = kind
-            state = game.new_initial_state()
-            try:
-                for action in history:
-                    state.apply_action(action)
-            except IllegalActionError:
-                continue
-            return state
+    def _with_hidden(self, hands: dict[int, list[int]], undrawn: list[int]) -> "TilesState":
+        k = self._game.kinds
         state = self.clone()
-        for q in others:
-            state.hands[q * k : q * k + k] = [deal[q].count(kind) for kind in range(k)]
-        state.deck = [deck.count(kind) for kind in range(k)]
+        for seat, tiles in hands.items():
+            state.hands[seat * k : seat * k + k] = [tiles.count(kind) for kind in range(k)]
+        state.deck = [undrawn.count(kind) for kind in range(k)]
         state._legal = None
         return state
 

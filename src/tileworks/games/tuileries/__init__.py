@@ -1,0 +1,50 @@
+"""Tuileries (Bernard Tavitian, 1999): place tiles to form groups sharing two
+of colour, value and sign.
+
+Rules in our words, with every ruling: ``docs/rules/tuileries.md``.
+
+>>> import tileworks
+>>> game = tileworks.load_game("tuileries", players=4)
+>>> game.num_distinct_actions(), game.max_chance_outcomes()
+(4096, 64)
+"""
+
+from __future__ import annotations
+
+from tileworks.core import Option, OptionSet, register
+from tileworks.core.options import bool_option, int_option
+from tileworks.core.registry import GameInfo
+from tileworks.games.tuileries.constants import DEFAULT_CIRCLES, normalise_circles
+from tileworks.games.tuileries.notation import position
+from tileworks.games.tuileries.rules import TuileriesGame, TuileriesState
+
+OPTIONS = OptionSet(
+    (
+        int_option("players", 2, 2, 6, "number of players"),
+        bool_option("bonus_tile", False, "an extra turn starts by drawing one more tile (the hand grows)"),
+        Option("circles", DEFAULT_CIRCLES, "four squares, no two sharing a side (e.g. c3,f3,c6,f6)",
+               normalise_circles, "the squares the first four tiles must cover"),
+    )
+)
+
+GAME_INFO = register(
+    GameInfo(
+        name="tuileries",
+        title="Tuileries",
+        min_players=2,
+        max_players=6,
+        options=OPTIONS,
+        factory=TuileriesGame,
+        summary="place tiles to form groups sharing two of colour, value and sign (hidden hands)",
+        test_configs=(
+            {},
+            {"players": 3},
+            {"players": 4, "bonus_tile": True},
+            {"players": 5},
+            {"players": 6, "circles": "b2,g2,b7,g7"},
+            {"players": 2, "bonus_tile": True, "circles": "a1,h1,a8,h8"},
+        ),
+    )
+)
+
+__all__ = ["GAME_INFO", "TuileriesGame", "TuileriesState", "position"]

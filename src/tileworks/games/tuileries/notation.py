@@ -1,0 +1,208 @@
+"""Tuileries notation, serialisation and views.
+
+A move names the tile and the square: ``rnd@c3`` puts the red knight of
+diamonds on c3. Tiles are colour (``b`` blue, ``y`` yellow, ``r`` red,
+``g`` green), value (``k`` king, ``q`` queen, ``n`` knight, ``j`` jack) and
+sign (``s`` spades, ``h`` hearts, ``d`` diamonds, ``c`` clubs). Squares run
+a1-h8 (files left to right, ranks bottom to top). Chance outcomes are the
+tile drawn, e.g. ``rnd``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from tileworks.core import CHANCE, SPECTATOR, TERMINAL
+from tileworks.core.text import check_viewer, field_error, read_int, read_move
+from tileworks.games.tuileries import constants as const
+from tileworks.games.tuileries.constants import SQUARE_INDEX, SQUARE_NAMES, tile_long_name, tile_name, tile_of
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tileworks.games.tuileries.rules import TuileriesGame, TuileriesState
+
+_MOVE = re.compile(r"^([byrg][kqnj][shdc])@?([a-h][1-8])$")
+
+
+def seat_name(seat: int) -> str:
+    return f"P{seat + 1}"
+
+
+def describe_decision(state: "TuileriesState") -> str:
+    phase = state.phase
+    if phase == const.DEAL:
+        return f"chance deals a tile to {seat_name(state.deal_index // state._game.hand_size)}"
+    if phase == const.REPLACE:
+        return f"{seat_name(state.seat)} draws a replacement tile"
+    if phase == const.BONUS:
+        return f"{seat_name(state.seat)} draws an extra tile for the extra turn"
+    if phase == const.OVER:
+        return "the game is over"
+    where = "a circle square" if state.placed() < 4 else "any empty square"
+    return f"{seat_name(state.seat)} places a tile on {where}"
+
+
+def action_to_string(state: "TuileriesState", action: int) -> str:
+    if state.player == CHANCE:
+        return tile_name(action) if 0 <= action < const.TILES else str(action)
+    if 0 <= action < const.TILES * 64:
+        return f"{tile_name(action >> 6)}@{SQUARE_NAMES[action & 63]}"
+    return str(action)
+
+
+def string_to_action(state: "TuileriesState", text: str) -> int:
+    """Read a move typed in notation; it must be legal in ``state``."""
+    return read_move(state, text, _parse, "a Tuileries", "moves look like rnd@c3 (red knight of diamonds on c3)")
+
+
+def _parse(state: "TuileriesState", word: str) -> int | None:
+    if state.player == CHANCE:
+        try:
+            return tile_of(word)
+        except ValueError:
+            return None
+    match = _MOVE.match(word)
+    if not match:
+        return None
+    return (tile_of(match.group(1)) << 6) | SQUARE_INDEX[match.group(2)]
+
+
+# -- serialisation ----------------------------------------------------------------------
+def state_fields(state: "TuileriesState") -> dict[str, Any]:
+    game = state._game
+    return {
+        "board": {SQUARE_NAMES[s]: tile_name(t) for s, t in enumerate(state.board) if t >= 0},
+        "hands": [[tile_name(t) for t in hand] for hand in state.hands],
+        "pile": [tile_name(t) for t in state.pile],
+        "points": list(state.points),
+        "seat": state.seat,
+        "to_move": state.player,
+        "phase": const.PHASE_NAMES[state.phase],
+        "deal_index": state.deal_index,
+        "extra": state.extra,
+        "hand_slots": [list(s) for s in state.hand_slots],
+        "private_to": list(state.private_to),
+        "players": game.players,
+    }
+
+
+def _tiles(value: Any, field: str) -> list[int]:
+    if not isinstance(value, list):
+        raise field_error(field, "expected a list of tile names")
+    try:
+        return [tile_of(v) if isinstance(v, str) else tile_of("?") for v in value]
+    except ValueError as exc:
+        raise field_error(field, str(exc)) from None
+
+
+def state_from_fields(game: "TuileriesGame", fields: dict[str, Any]) -> "TuileriesState":
+    """Build a state from :func:`state_fields` output, checking every field."""
+    state = game.new_initial_state()
+    n = game.players
+    board = fields.get("board")
+    if not isinstance(board, dict):
+        raise field_error("board", "expected an object of square -> tile")
+    seen: list[int] = []
+    for square, name in board.items():
+        if square not in SQUARE_INDEX:
+            raise field_error("board", f"{square!r} is not a square")
+        tile = _tiles([name], "board")[0]
+        state._put(tile, SQUARE_INDEX[square])
+        seen.append(tile)
+    hands = fields.get("hands")
+    if not isinstance(hands, list) or len(hands) != n:
+        raise field_error("hands", f"expected {n} hands")
+    state.hands = [sorted(_tiles(h, f"hands[{i}]")) for i, h in enumerate(hands)]
+    state.pile = sorted(_tiles(fields.get("pile"), "pile"))
+    seen += [t for hand in state.hands for t in hand] + state.pile
+    if sorted(seen) != list(range(const.TILES)):
+        raise field_error("pile", "board, hands and pile must hold each of the 64 tiles exactly once")
+    placed = state.placed()
+    circles = sum(1 << s for s in game.circles)
+    if placed < 4 and state.occupied & ~circles or placed >= 4 and state.occupied & circles != circles:
+        raise field_error("board", "the first four tiles cover the circle squares "
+                          + ", ".join(SQUARE_NAMES[s] for s in game.circles))
+    points = fields.get("points")
+    if not isinstance(points, list) or len(points) != n or not all(type(p) is int and p >= 0 for p in points):
+        raise field_error("points", f"expected {n} non-negative integers")
+    state.points = list(points)
+    state.seat = read_int(fields, "seat", 0, n - 1)
+    state.deal_index = read_int(fields, "deal_index", 0, n * game.hand_size)
+    phase = fields.get("phase")
+    if phase not in const.PHASE_NAMES:
+        raise field_error("phase", f"expected one of {', '.join(const.PHASE_NAMES)}, got {phase!r}")
+    state.phase = const.PHASE_NAMES.index(phase)
+    extra = fields.get("extra")
+    if type(extra) is not bool:
+        raise field_error("extra", "expected true or false")
+    state.extra = extra
+    to_move = fields.get("to_move")
+    expected = {const.PLAY: state.seat, const.OVER: TERMINAL}.get(state.phase, CHANCE)
+    if to_move != expected:
+        raise field_error("to_move", f"{to_move!r} does not fit phase {phase!r} with seat {state.seat}")
+    state.player = to_move
+    if (state.phase == const.OVER) != (placed == const.TILES):
+        raise field_error("phase", "the game is over exactly when all 64 tiles are down")
+    slots = fields.get("hand_slots")
+    private = fields.get("private_to")
+    if not isinstance(slots, list) or len(slots) != n or not all(
+        isinstance(s, list) and all(type(i) is int and i >= 0 for i in s) for s in slots
+    ):
+        raise field_error("hand_slots", f"expected {n} lists of history indices")
+    if not isinstance(private, list) or not all(type(p) is int and -1 <= p < n for p in private):
+        raise field_error("private_to", "expected a list of seats or -1")
+    state.hand_slots = [list(s) for s in slots]
+    state.private_to = list(private)
+    if not state.is_terminal() and not state.legal_actions():
+        raise field_error("phase", f"phase {phase!r} has no legal action in this position")
+    return state
+
+
+def position(game: "TuileriesGame", **fields: Any) -> "TuileriesState":
+    """A position for tests and puzzles: ``state_fields`` with defaults.
+
+    Defaults: P1 to play, no points, and the draw holding every tile not on
+    the board or in a hand. ``board`` and ``hands`` are required.
+    """
+    base: dict[str, Any] = {
+        "points": [0] * game.players,
+        "seat": 0,
+        "phase": "play",
+        "deal_index": game.players * game.hand_size,
+        "extra": False,
+        "hand_slots": [[] for _ in range(game.players)],
+        "private_to": [],
+    }
+    base.update(fields)
+    base.setdefault("to_move", base["seat"])
+    if "pile" not in base:
+        used = set(base["board"].values()) | {t for hand in base["hands"] for t in hand}
+        base["pile"] = [tile_name(t) for t in range(const.TILES) if tile_name(t) not in used]
+    return state_from_fields(game, base)
+
+
+# -- views --------------------------------------------------------------------------------
+def view(state: "TuileriesState", viewer: int = SPECTATOR) -> dict[str, Any]:
+    """What ``viewer`` may see: the board, the scores, hand sizes, the draw's
+    size, and only their own hand."""
+    game = state._game
+    check_viewer(viewer, game.players)
+    return {
+        "game": "tuileries",
+        "viewer": viewer,
+        "board": {SQUARE_NAMES[s]: tile_name(t) for s, t in enumerate(state.board) if t >= 0},
+        "circles": [SQUARE_NAMES[s] for s in game.circles],
+        "hand": [tile_name(t) for t in state.hands[viewer]] if viewer >= 0 else None,
+        "hand_sizes": [len(h) for h in state.hands],
+        "pile": len(state.pile),
+        "points": list(state.points),
+        "to_move": state.player,
+        "seat": state.seat,
+        "phase": const.PHASE_NAMES[state.phase],
+        "decision": describe_decision(state),
+        "legal": [action_to_string(state, a) for a in state.legal_actions()] if state.player == viewer else [],
+        "winners": [s for s, v in enumerate(state.returns()) if v > 0] if state.phase == const.OVER else [],
+    }
+
+
+__all__ = ["position", "tile_long_name"]
