@@ -1,12 +1,19 @@
 """Agents: things that choose actions through the protocol alone.
 
 Every agent has ``step(state) -> action`` and ``restart()``, and is built
-from a spec string with :func:`make`.
+from a spec string with :func:`make`::
+
+    SPEC   := NAME [":" PARAMS]
+    PARAMS := KEY=VALUE ("," KEY=VALUE)*
+
+The agents: ``random`` (uniform among legal actions) and ``greedy`` (one
+decision of lookahead with the game's heuristic evaluation). Neither takes
+parameters yet.
 
 >>> import tileworks
 >>> from tileworks.agents import make
 >>> state = tileworks.load_game("kiln").new_initial_state()
->>> agent = make("random", seed=1)
+>>> agent = make("greedy", seed=1)
 >>> while state.is_chance_node():
 ...     state.apply_action(state.chance_outcomes()[0][0])
 >>> agent.step(state) in state.legal_actions()
@@ -15,17 +22,46 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 from tileworks.agents.base import Agent
+from tileworks.agents.greedy import GreedyAgent
 from tileworks.agents.random_agent import RandomAgent
 
-AGENTS = {"random": RandomAgent}
+AGENTS: dict[str, type[Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
+#: parameters each agent accepts in its spec (none yet)
+PARAMETERS: dict[str, dict[str, type]] = {"random": {}, "greedy": {}}
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split a spec into its agent name and typed parameters.
+
+    >>> parse_spec("greedy")
+    ('greedy', {})
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"empty agent spec {spec!r}; valid specs: {', '.join(sorted(AGENTS))}")
+    name, _, params = spec.strip().lower().partition(":")
+    if name not in AGENTS:
+        raise ValueError(f"unknown agent {name!r} in spec {spec!r}; valid specs: {', '.join(sorted(AGENTS))}")
+    allowed = PARAMETERS[name]
+    values: dict[str, Any] = {}
+    for item in filter(None, (p.strip() for p in params.split(","))):
+        key, sep, text = item.partition("=")
+        if not sep or key not in allowed:
+            accepted = ", ".join(sorted(allowed)) or "no parameters"
+            raise ValueError(f"bad parameter {item!r} in agent spec {spec!r}: {name} takes {accepted}")
+        try:
+            values[key] = allowed[key](text)
+        except ValueError:
+            raise ValueError(f"bad value {text!r} for {key} in agent spec {spec!r}") from None
+    return name, values
 
 
 def make(spec: str, seed: int | None = None) -> Agent:
-    """Build an agent from its spec string (``random``)."""
-    if not isinstance(spec, str) or spec.strip().lower() not in AGENTS:
-        raise ValueError(f"unknown agent spec {spec!r}; valid specs: {', '.join(sorted(AGENTS))}")
-    return AGENTS[spec.strip().lower()](seed=seed)
+    """Build an agent from its spec string (see the module docs)."""
+    name, params = parse_spec(spec)
+    return AGENTS[name](seed=seed, **params)
 
 
-__all__ = ["AGENTS", "Agent", "RandomAgent", "make"]
+__all__ = ["AGENTS", "Agent", "GreedyAgent", "RandomAgent", "make", "parse_spec"]

@@ -9,7 +9,14 @@ True
 
 from tileworks.core.constants import CHANCE, SPECTATOR, TERMINAL
 from tileworks.core.errors import IllegalActionError, RecordError
-from tileworks.core.game import DelegatingState, Game, HiddenHandState, State, sample_chance, shared_win
+from tileworks.core.game import (
+    DelegatingState,
+    Game,
+    HiddenHandState,
+    State,
+    sample_chance,
+    shared_win,
+)
 from tileworks.core.options import Option, OptionSet
 from tileworks.core.registry import GameInfo, list_games, load_game, register
 

@@ -250,6 +250,12 @@ class State(ABC):
         """A state consistent with what ``player`` knows (a clone if nothing is hidden)."""
         return self.clone()
 
+    def evaluate(self, player: int) -> float:
+        """A heuristic value of the position for ``player``, in points: the
+        score now plus what the game's heuristics see in the position. It
+        reads only what ``player`` may see, so agents built on it never cheat."""
+        return float(self.scores()[player])
+
     def to_json(self) -> dict[str, Any]:
         """The whole state as plain JSON types; ``Game.state_from_json`` inverts it."""
         return {
@@ -346,6 +352,10 @@ class DelegatingState(State):
 
     def rich_text(self, viewer: int = SPECTATOR) -> Any:
         return self.render.render_rich(self.view(viewer))
+
+    def evaluate(self, player: int) -> float:
+        heuristics = getattr(self, "heuristics", None)
+        return heuristics.evaluate(self, player) if heuristics else super().evaluate(player)
 
     def information_state_string(self, player: int = SPECTATOR) -> str:
         # Perfect information (chance aside): every seat has seen the whole

@@ -18,7 +18,7 @@ import random
 from typing import Any
 
 from tileworks.core import CHANCE, TERMINAL, DelegatingState, Game
-from tileworks.games.azul import notation, render
+from tileworks.games.azul import heuristics, notation, render
 from tileworks.games.azul.constants import (
     COLOUR_BONUS,
     COLUMN_BONUS,
@@ -162,6 +162,7 @@ class AzulState(DelegatingState):
 
     notation = notation
     render = render
+    heuristics = heuristics
 
     __slots__ = (
         "bag", "lid", "factory", "centre", "present", "table_tiles", "marker_in_centre",

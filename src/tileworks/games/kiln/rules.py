@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from tileworks.core import CHANCE, TERMINAL, DelegatingState, Game
-from tileworks.games.kiln import board, notation, render
+from tileworks.games.kiln import board, heuristics, notation, render
 from tileworks.games.kiln.board import (
     COLUMN_MASKS,
     ROW_MASKS,
@@ -131,6 +131,7 @@ class KilnState(DelegatingState):
 
     notation = notation
     render = render
+    heuristics = heuristics
 
     __slots__ = (
         "masks",

@@ -19,14 +19,24 @@ import random
 from typing import Any
 
 from tileworks.core import CHANCE, TERMINAL, Game, HiddenHandState, shared_win
-from tileworks.games.tiles import notation, render
-from tileworks.games.tiles.tileset import TileSet, colours_of
-
+from tileworks.games.tiles import heuristics, notation, render
 from tileworks.games.tiles.constants import (
-    ALL_FREE, COLOURS_PHASE, DEAL, DECIDE, DELTA, DRAW, FIRST_PHASE, HAND_SIZE, OPPOSITE,
-    ORIGIN, ORIGIN_PHASE, OVER, cell_key, cell_xy,
+    ALL_FREE,
+    COLOURS_PHASE,
+    DEAL,
+    DECIDE,
+    DELTA,
+    DRAW,
+    FIRST_PHASE,
+    HAND_SIZE,
+    OPPOSITE,
+    ORIGIN,
+    ORIGIN_PHASE,
+    OVER,
+    cell_key,
+    cell_xy,
 )
-
+from tileworks.games.tiles.tileset import TileSet, colours_of
 
 
 class TilesGame(Game):
@@ -69,6 +79,7 @@ class TilesState(HiddenHandState):
 
     notation = notation
     render = render
+    heuristics = heuristics
 
     __slots__ = (
         "colour", "first", "seat", "phase", "deal_index",

@@ -27,6 +27,12 @@ FULL = (1 << 64) - 1
 NOT_A = sum(1 << s for s in range(64) if s % 8 != 0)
 NOT_H = sum(1 << s for s in range(64) if s % 8 != 7)
 
+#: mask pairs of a tile's three groups: (colour, value), (value, sign), (sign, colour),
+#: indexing the colour masks 0-3, value masks 4-7 and sign masks 8-11
+PAIRS = tuple(
+    ((t >> 4, 4 + ((t >> 2) & 3)), (4 + ((t >> 2) & 3), 8 + (t & 3)), (8 + (t & 3), t >> 4)) for t in range(TILES)
+)
+
 DEAL, PLAY, REPLACE, BONUS, OVER = range(5)
 PHASE_NAMES = ("deal", "play", "replace", "bonus", "over")
 EXTRA_TURN_AT = 5

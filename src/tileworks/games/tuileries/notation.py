@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING, Any
 from tileworks.core import CHANCE, SPECTATOR, TERMINAL
 from tileworks.core.text import check_viewer, field_error, read_int, read_move
 from tileworks.games.tuileries import constants as const
-from tileworks.games.tuileries.constants import SQUARE_INDEX, SQUARE_NAMES, tile_long_name, tile_name, tile_of
+from tileworks.games.tuileries.constants import (
+    SQUARE_INDEX,
+    SQUARE_NAMES,
+    tile_long_name,
+    tile_name,
+    tile_of,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from tileworks.games.tuileries.rules import TuileriesGame, TuileriesState

@@ -18,16 +18,21 @@ from operator import itemgetter
 from typing import Any
 
 from tileworks.core import CHANCE, TERMINAL, Game, HiddenHandState, shared_win
-from tileworks.games.tuileries import notation, render
+from tileworks.games.tuileries import heuristics, notation, render
 from tileworks.games.tuileries.constants import (
-    BONUS, DEAL, EXTRA_TURN_AT, HAND_SIZE, NOT_A, NOT_H, OVER, PLAY, REPLACE, SQUARE_INDEX, TILES,
+    BONUS,
+    DEAL,
+    EXTRA_TURN_AT,
+    HAND_SIZE,
+    NOT_A,
+    NOT_H,
+    OVER,
+    PAIRS,
+    PLAY,
+    REPLACE,
+    SQUARE_INDEX,
+    TILES,
 )
-
-#: mask pairs of a tile's three groups: (colour, value), (value, sign), (sign, colour)
-PAIRS = tuple(
-    ((t >> 4, 4 + ((t >> 2) & 3)), (4 + ((t >> 2) & 3), 8 + (t & 3)), (8 + (t & 3), t >> 4)) for t in range(TILES)
-)
-
 
 #: ROW[tile][square] = the action id of that tile on that square
 ROW = tuple(tuple((tile << 6) | square for square in range(64)) for tile in range(TILES))
@@ -73,6 +78,7 @@ class TuileriesState(HiddenHandState):
 
     notation = notation
     render = render
+    heuristics = heuristics
 
     __slots__ = (
         "masks", "occupied", "empty", "board", "hands", "pile", "points", "seat", "phase",

@@ -1,0 +1,50 @@
+"""KILN heuristics: how well a player's warehouses are shaping up.
+
+``evaluate`` is the score plus, for each of the seat's warehouses:
+- +0.1 per painted cell (progress towards complete lines);
+- +0.5 per complete row or column (sellable now), +0.25 per line one cell short;
+- −0.2 per empty cell with no empty neighbour (only a single-tile group can
+  ever fill it, which makes the warehouse hard to complete).
+
+Everything here is public, as is everything in KILN.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tileworks.games.kiln.board import COLUMN_MASKS, ROW_MASKS, WAREHOUSE_FULL
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tileworks.games.kiln.rules import KilnState
+
+LINES = ROW_MASKS + COLUMN_MASKS
+_NOT_LEFT = sum(1 << (5 * r + c) for r in range(5) for c in range(1, 5))
+_NOT_RIGHT = sum(1 << (5 * r + c) for r in range(5) for c in range(4))
+
+
+def _neighbours(cells: int) -> int:
+    return (((cells << 1) & _NOT_LEFT) | ((cells >> 1) & _NOT_RIGHT) | (cells << 5) | (cells >> 5)) & WAREHOUSE_FULL
+
+
+def warehouse_value(warehouse: int) -> float:
+    """The warehouse's heuristic value (see the module docs).
+
+    >>> warehouse_value(0b11111)          # a complete top row: 5 cells and a sellable line
+    1.0
+    """
+    value = 0.1 * warehouse.bit_count()
+    for line in LINES:
+        painted = (warehouse & line).bit_count()
+        if painted == 5:
+            value += 0.5
+        elif painted == 4:
+            value += 0.25
+    empty = ~warehouse & WAREHOUSE_FULL
+    isolated = empty & ~_neighbours(empty)
+    return value - 0.2 * isolated.bit_count()
+
+
+def evaluate(state: "KilnState", seat: int) -> float:
+    game = state._game
+    return state.points[seat] + sum(warehouse_value(state.warehouses[c]) for c in game.colours[seat])
