@@ -26,6 +26,7 @@ bench: $(STAMP)
 	for n in 2 3 4; do $(BIN)/python bench/bench_random_play.py azul -o players=$$n; done
 	for n in 2 3; do $(BIN)/python bench/bench_random_play.py tiles -o players=$$n; done
 	for n in 2 4 6; do $(BIN)/python bench/bench_random_play.py tuileries -o players=$$n; done
+	$(BIN)/python bench/bench_agents.py
 
 # Regenerate the lock files after changing requirements*.in (needs pip-tools).
 lock: $(STAMP)

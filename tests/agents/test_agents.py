@@ -33,7 +33,7 @@ def test_specs_build_agents(spec):
 @pytest.mark.parametrize(
     "spec, message",
     [
-        ("genius", r"unknown agent 'genius'.*valid specs: greedy, random"),
+        ("genius", r"unknown agent 'genius'.*valid specs: greedy, mcts, random"),
         ("", r"empty agent spec"),
         ("greedy:depth=3", r"bad parameter 'depth=3'.*greedy takes no parameters"),
         ("random:fast", r"bad parameter 'fast'"),
@@ -92,3 +92,73 @@ def test_agents_never_cheat(name, spec):
         state.apply_action(rng.choice(state.legal_actions()))
         checked += 1
     assert checked == 15
+
+
+# -- MCTS ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("spec, expected", [
+    ("mcts:hard", {"iterations": 3000, "seconds": 4.0, "depth": 2}),
+    ("mcts:beginner", {"iterations": 20, "seconds": 0.5, "depth": 8}),
+    ("mcts:iterations=2000,c=1.2", {"iterations": 2000, "c": 1.2, "seconds": None, "depth": 2}),
+    ("mcts:seconds=0.5", {"iterations": None, "seconds": 0.5}),
+    ("mcts", {"iterations": 600, "seconds": 0.9, "level": "medium"}),
+])
+def test_mcts_specs(spec, expected):
+    agent = make(spec)
+    for key, value in expected.items():
+        assert getattr(agent, key) == value
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("mcts:godlike", r"mcts takes c, depth, iterations, seconds, a level \(beginner, easy, medium, hard, expert\)"),
+    ("mcts:iterations=many", r"bad value 'many' for iterations"),
+])
+def test_bad_mcts_specs(spec, message):
+    with pytest.raises(ValueError, match=message):
+        make(spec)
+
+
+@pytest.mark.parametrize("name, options", [("kiln", {"goal": 8}), ("azul", {})])
+def test_mcts_beats_random(name, options):
+    games, wins = 6, 0.0
+    for g in range(games):
+        mcts, rand = make("mcts:iterations=200", seed=g), make("random", seed=g)
+        seats = [mcts, rand] if g % 2 == 0 else [rand, mcts]
+        wins += play_match(name, seats, seed=200 + g, **options)[g % 2]
+    assert wins >= 5, f"mcts won {wins} of {games} {name} games against random"
+
+
+@pytest.mark.parametrize("name", ["tiles", "tuileries"])
+def test_mcts_never_cheats(name):
+    game = tileworks.load_game(name, players=3)
+    rng = random.Random(4)
+    state = game.new_initial_state()
+    checked = 0
+    while checked < 4:
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        seat = state.current_player()
+        other = state.resample_hidden(seat, random.Random(checked))
+        spec = "mcts:iterations=15,depth=4"
+        assert make(spec, seed=checked).step(state) == make(spec, seed=checked).step(other)
+        state.apply_action(rng.choice(state.legal_actions()))
+        checked += 1
+
+
+def test_mcts_keeps_its_tree_through_a_multi_decision_turn():
+    # KILN: a push is followed by the same player's placement choice
+    game = tileworks.load_game("kiln")
+    rng = random.Random(1)
+    agent = make("mcts:iterations=200", seed=1)
+    state = game.new_initial_state()
+    while True:
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        mover = state.current_player()
+        action = agent.step(state)
+        state.apply_action(action)
+        if not state.is_chance_node() and state.current_player() == mover and len(state.legal_actions()) > 1:
+            kept = agent._reused_root(state)
+            assert kept is not None and kept.visits > 0
+            break

@@ -6,9 +6,10 @@ from a spec string with :func:`make`::
     SPEC   := NAME [":" PARAMS]
     PARAMS := KEY=VALUE ("," KEY=VALUE)*
 
-The agents: ``random`` (uniform among legal actions) and ``greedy`` (one
-decision of lookahead with the game's heuristic evaluation). Neither takes
-parameters yet.
+The agents: ``random`` (uniform among legal actions), ``greedy`` (one
+decision of lookahead with the game's heuristic evaluation) and ``mcts``
+(search: ``mcts:hard``, ``mcts:iterations=2000,c=1.2``, ``mcts:seconds=2``;
+levels beginner, easy, medium, hard, expert).
 
 >>> import tileworks
 >>> from tileworks.agents import make
@@ -26,11 +27,18 @@ from typing import Any
 
 from tileworks.agents.base import Agent
 from tileworks.agents.greedy import GreedyAgent
+from tileworks.agents.mcts import LEVELS, MCTSAgent
 from tileworks.agents.random_agent import RandomAgent
 
-AGENTS: dict[str, type[Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
-#: parameters each agent accepts in its spec (none yet)
-PARAMETERS: dict[str, dict[str, type]] = {"random": {}, "greedy": {}}
+AGENTS: dict[str, type[Agent]] = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
+#: parameters each agent accepts in its spec; a bare word is a difficulty level
+PARAMETERS: dict[str, dict[str, type]] = {
+    "random": {},
+    "greedy": {},
+    "mcts": {"iterations": int, "seconds": float, "c": float, "depth": int},
+}
+#: agents that take a named difficulty level (mcts:hard)
+LEVELLED = {"mcts": LEVELS}
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -48,8 +56,14 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     values: dict[str, Any] = {}
     for item in filter(None, (p.strip() for p in params.split(","))):
         key, sep, text = item.partition("=")
+        if not sep and item in LEVELLED.get(name, {}):
+            values["level"] = item
+            continue
         if not sep or key not in allowed:
-            accepted = ", ".join(sorted(allowed)) or "no parameters"
+            accepted = sorted(allowed)
+            if name in LEVELLED:
+                accepted.append(f"a level ({', '.join(LEVELLED[name])})")
+            accepted = ", ".join(accepted) or "no parameters"
             raise ValueError(f"bad parameter {item!r} in agent spec {spec!r}: {name} takes {accepted}")
         try:
             values[key] = allowed[key](text)
@@ -64,4 +78,4 @@ def make(spec: str, seed: int | None = None) -> Agent:
     return AGENTS[name](seed=seed, **params)
 
 
-__all__ = ["AGENTS", "Agent", "GreedyAgent", "RandomAgent", "make", "parse_spec"]
+__all__ = ["AGENTS", "LEVELS", "Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "make", "parse_spec"]

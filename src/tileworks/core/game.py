@@ -420,7 +420,8 @@ class HiddenHandState(DelegatingState):
         seats = range(game.num_players())
         others = [q for q in seats if q != player]
         sizes = {q: len(self._hand_tiles(q)) for q in others}
-        pool = self._undrawn() + [t for q in others for t in self._hand_tiles(q)]
+        # sorted, so that two states the player cannot tell apart deal alike from one seed
+        pool = sorted(self._undrawn() + [t for q in others for t in self._hand_tiles(q)])
         replayable = bool(self._history) and len(self._history) == len(self.private_to) and all(
             len(self.hand_slots[q]) == len(self._hand_tiles(q)) for q in seats
         )

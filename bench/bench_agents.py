@@ -1,0 +1,54 @@
+"""Seconds per decision of each MCTS level, on each game (prints figures).
+
+Usage: python bench/bench_agents.py [--levels beginner,easy,medium,hard,expert] [--positions 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+import tileworks
+from tileworks.agents import make
+from tileworks.core import sample_chance
+from tileworks.core.registry import registered_games
+
+
+def positions(name: str, count: int, seed: int = 0):
+    """Decision points reached by random play, a few moves apart."""
+    game = tileworks.load_game(name)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    out = []
+    while len(out) < count and not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        if len(state.legal_actions()) > 1 and rng.random() < 0.3:
+            out.append(state.clone())
+        state.apply_action(rng.choice(state.legal_actions()))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--levels", default="beginner,easy,medium,hard")
+    parser.add_argument("--positions", type=int, default=3)
+    args = parser.parse_args()
+    print(f"# {time.strftime('%Y-%m-%d')}: seconds per decision (mean and max over {args.positions} positions)")
+    for info in registered_games():
+        states = positions(info.name, args.positions)
+        for level in args.levels.split(","):
+            times = []
+            for i, state in enumerate(states):
+                agent = make(f"mcts:{level}", seed=i)
+                start = time.perf_counter()
+                agent.step(state)
+                times.append(time.perf_counter() - start)
+            print(f"{info.name:10s} {level:9s} mean {statistics.mean(times):6.2f} s  max {max(times):6.2f} s")
+
+
+if __name__ == "__main__":
+    main()
