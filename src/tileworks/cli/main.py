@@ -105,6 +105,63 @@ def replay(
         print_record(loaded, console)
 
 
+@app.command()
+def arena(
+    game: Annotated[str, typer.Argument(help="game name (see `tileworks games`)")],
+    agents: Annotated[str, typer.Option("--agents", "-a", help="comma-separated agent specs, one per seat")],
+    games: Annotated[int, typer.Option("--games", "-n", help="number of games")] = 100,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="parallel processes")] = 1,
+    seed: Annotated[int, typer.Option(help="seed of the whole run")] = 0,
+    out: Annotated[Optional[Path], typer.Option(help="folder for records and summary.json (default arena-GAME)")] = None,
+    option: Annotated[list[str], typer.Option("--option", "-o", help="game option KEY=VALUE (repeatable)")] = [],  # noqa: B006
+) -> None:
+    """Play many games between agents; print wins, scores and ratings (resumable)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from tileworks.arena import ArenaConfig, run
+
+    try:
+        config = ArenaConfig(
+            game=game, agents=[a.strip() for a in agents.split(",") if a.strip()], games=games,
+            out=out or Path(f"arena-{game}"), seed=seed, workers=workers, options=parse_options(game, option),
+        )
+    except ValueError as exc:
+        _fail(str(exc))
+    console = Console()
+    names = list(dict.fromkeys(config.agents))
+    with Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        TextColumn("{task.fields[standing]}"), console=console,
+    ) as bar:
+        task = bar.add_task(f"{game}", total=games, standing="")
+
+        def progress(result, results):
+            wins = {name: 0.0 for name in names}
+            for r in results:
+                for seat, name in enumerate(r["seats"]):
+                    wins[name] += r["returns"][seat]
+            bar.update(task, completed=len(results),
+                       standing="  ".join(f"{name} {w:g}" for name, w in wins.items()))
+
+        summary = run(config, progress)
+        bar.update(task, completed=games)
+    table = Table(title=f"{game}: {summary['games']} games, {summary['mean_decisions']:.1f} decisions a game")
+    for column in ("agent", "wins", "win rate (95% CI)", "mean score ± sd", "win rate by seat", "rating μ ± σ"):
+        table.add_column(column)
+    for a in summary["agents"]:
+        low, high = a["win_rate_95"]
+        seats = " ".join(f"{s}:{rate:.2f}" for s, rate in a["seat_win_rates"].items())
+        table.add_row(
+            a["agent"], f"{a['wins']:g}/{a['games']}", f"{a['win_rate']:.2f} ({low:.2f}–{high:.2f})",
+            f"{a['mean_score']:.1f} ± {a['score_sd']:.1f}", seats,
+            f"{a['rating']['mu']:.1f} ± {a['rating']['sigma']:.1f}",
+        )
+    console.print(table)
+    if summary["resumed"]:
+        console.print(f"Resumed: {summary['resumed']} games were already played; {summary['played']} new.")
+    console.print(f"Records and summary.json in {config.out}")
+
+
 def main() -> None:
     app()
 

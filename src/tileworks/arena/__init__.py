@@ -1,0 +1,200 @@
+"""The arena: many games between agents, in parallel, with statistics and ratings.
+
+Generic: it plays any registered game through the protocol. Game ``i`` seats
+agent ``(s + i) % n`` in seat ``s``, so each agent plays each seat equally
+often over a multiple of ``n`` games; its chance and its agents are seeded
+from the run's seed and ``i``, so a run is reproducible and a game can be
+replayed alone. Every finished game is saved as a record in ``OUT/games``;
+running again with the same folder skips the games already there, so an
+interrupted run resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import statistics
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import tileworks
+from tileworks.agents import make, parse_spec
+from tileworks.core import sample_chance
+from tileworks.core.records import save_record
+
+
+@dataclass
+class ArenaConfig:
+    """What to play. ``options`` are game options; ``players`` follows the agents."""
+
+    game: str
+    agents: list[str]
+    games: int
+    out: Path
+    seed: int = 0
+    workers: int = 1
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if len(self.agents) < 2:
+            raise ValueError("an arena needs at least two agents (one per seat)")
+        for spec in self.agents:
+            parse_spec(spec)
+        if self.games < 1 or self.workers < 1:
+            raise ValueError("--games and --workers must be at least 1")
+        players = self.options.get("players", len(self.agents))
+        if players != len(self.agents):
+            raise ValueError(f"{len(self.agents)} agents need players={len(self.agents)}, not {players}")
+        self.options = {**self.options, "players": len(self.agents)}
+        tileworks.load_game(self.game, **self.options)  # validates game and options now
+
+
+def seating(config: ArenaConfig, index: int) -> list[str]:
+    """The agent spec in each seat of game ``index`` (rotated by the index)."""
+    n = len(config.agents)
+    return [config.agents[(seat + index) % n] for seat in range(n)]
+
+
+def play_game(config: ArenaConfig, index: int) -> dict[str, Any]:
+    """Play game ``index`` and save its record; returns its result."""
+    game = tileworks.load_game(config.game, **config.options)
+    specs = seating(config, index)
+    seed = config.seed * 1_000_003 + index
+    agents = [make(spec, seed=seed * 7 + seat) for seat, spec in enumerate(specs)]
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(agents[state.current_player()].step(state))
+            decisions += 1
+    path = record_path(config.out, index)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    save_record(state, path, specs)
+    return {"index": index, "seats": specs, "returns": state.returns(), "scores": state.scores(), "decisions": decisions}
+
+
+def record_path(out: Path, index: int) -> Path:
+    return Path(out) / "games" / f"game-{index:05d}.json"
+
+
+def finished_result(out: Path, index: int) -> dict[str, Any] | None:
+    """The result of a game already saved, or None (missing or unreadable)."""
+    path = record_path(out, index)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        result = data["result"]
+        return {
+            "index": index,
+            "seats": data["players"],
+            "returns": result["returns"],
+            "scores": result["scores"],
+            "decisions": sum(1 for a in data["actions"] if a["player"] >= 0),
+        }
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def run(config: ArenaConfig, progress: Callable[[dict[str, Any], list[dict[str, Any]]], None] | None = None) -> dict[str, Any]:
+    """Play every game not yet saved, then summarise all of them.
+
+    ``progress(result, results_so_far)`` is called after each game.
+    Returns the summary (also written to ``OUT/summary.json``).
+    """
+    Path(config.out).mkdir(parents=True, exist_ok=True)
+    done = {i: r for i in range(config.games) if (r := finished_result(config.out, i)) is not None}
+    results = list(done.values())
+    todo = [i for i in range(config.games) if i not in done]
+    resumed = len(results)
+    if config.workers == 1:
+        for index in todo:
+            results.append(play_game(config, index))
+            if progress:
+                progress(results[-1], results)
+    else:
+        with ProcessPoolExecutor(max_workers=config.workers) as pool:
+            futures = [pool.submit(play_game, config, index) for index in todo]
+            for future in as_completed(futures):
+                results.append(future.result())
+                if progress:
+                    progress(results[-1], results)
+    results.sort(key=lambda r: r["index"])
+    summary = summarise(config, results)
+    summary["resumed"] = resumed
+    summary["played"] = len(todo)
+    (Path(config.out) / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    return summary
+
+
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval for a win rate (shared wins count fractionally).
+
+    >>> [round(x, 3) for x in wilson(8, 10)]
+    [0.49, 0.943]
+    """
+    if games == 0:
+        return (0.0, 1.0)
+    p = wins / games
+    centre = p + z * z / (2 * games)
+    spread = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games))
+    denominator = 1 + z * z / games
+    return (max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator))
+
+
+def summarise(config: ArenaConfig, results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per agent: wins with a 95% interval, scores, per-seat win rates and an
+    openskill rating (games rated in index order, ranked by their returns)."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    names = list(dict.fromkeys(config.agents))
+    ratings = {name: model.rating(name=name) for name in names}
+    per: dict[str, dict[str, Any]] = {
+        name: {"games": 0, "wins": 0.0, "scores": [], "seat_games": {}, "seat_wins": {}} for name in names
+    }
+    for result in results:
+        for seat, name in enumerate(result["seats"]):
+            entry = per[name]
+            entry["games"] += 1
+            entry["wins"] += result["returns"][seat]
+            entry["scores"].append(result["scores"][seat])
+            entry["seat_games"][seat] = entry["seat_games"].get(seat, 0) + 1
+            entry["seat_wins"][seat] = entry["seat_wins"].get(seat, 0.0) + result["returns"][seat]
+        if len(set(result["seats"])) == len(result["seats"]):
+            teams = [[ratings[name]] for name in result["seats"]]
+            ranks = [-r for r in result["returns"]]  # lower rank is better
+            for name, (rated,) in zip(result["seats"], model.rate(teams, ranks=ranks), strict=True):
+                ratings[name] = rated
+    agents = []
+    for name in names:
+        entry = per[name]
+        games = entry["games"]
+        low, high = wilson(entry["wins"], games)
+        scores = entry["scores"]
+        agents.append({
+            "agent": name,
+            "games": games,
+            "wins": entry["wins"],
+            "win_rate": entry["wins"] / games if games else 0.0,
+            "win_rate_95": [low, high],
+            "mean_score": statistics.fmean(scores) if scores else 0.0,
+            "score_sd": statistics.pstdev(scores) if len(scores) > 1 else 0.0,
+            "seat_win_rates": {
+                str(seat + 1): entry["seat_wins"][seat] / entry["seat_games"][seat] for seat in sorted(entry["seat_games"])
+            },
+            "rating": {"mu": ratings[name].mu, "sigma": ratings[name].sigma, "ordinal": ratings[name].ordinal()},
+        })
+    lengths = [r["decisions"] for r in results]
+    return {
+        "game": config.game,
+        "options": {k: list(v) if isinstance(v, tuple) else v for k, v in config.options.items()},
+        "agents": agents,
+        "games": len(results),
+        "mean_decisions": statistics.fmean(lengths) if lengths else 0.0,
+        "seed": config.seed,
+    }

@@ -1,0 +1,93 @@
+"""The arena: rotation, statistics, records, resuming, and the command."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from tileworks.arena import ArenaConfig, record_path, run, seating, wilson
+from tileworks.cli.main import app
+from tileworks.core.records import load_record
+
+
+def config(tmp_path, **kw):
+    base = dict(game="kiln", agents=["greedy", "random"], games=6, out=tmp_path / "run", seed=3,
+                options={"goal": 8})
+    base.update(kw)
+    return ArenaConfig(**base)
+
+
+def test_seats_rotate_so_each_agent_plays_each_seat_equally(tmp_path):
+    cfg = config(tmp_path, agents=["greedy", "random", "mcts:beginner"], options={})
+    seats = [seating(cfg, i) for i in range(3)]
+    assert seats == [["greedy", "random", "mcts:beginner"], ["random", "mcts:beginner", "greedy"],
+                     ["mcts:beginner", "greedy", "random"]]
+
+
+def test_a_run_saves_every_record_and_a_summary(tmp_path):
+    cfg = config(tmp_path, workers=2)
+    summary = run(cfg)
+    assert summary["games"] == 6 and summary["played"] == 6 and summary["resumed"] == 0
+    for i in range(6):
+        record = load_record(record_path(cfg.out, i))
+        assert record.players == seating(cfg, i) and record.final_state().is_terminal()
+    saved = json.loads((cfg.out / "summary.json").read_text())
+    assert saved["agents"] == summary["agents"]
+    greedy, rand = summary["agents"]
+    assert greedy["agent"] == "greedy" and greedy["games"] == 6
+    assert greedy["wins"] + rand["wins"] == pytest.approx(6)
+    assert greedy["win_rate_95"][0] <= greedy["win_rate"] <= greedy["win_rate_95"][1]
+    assert set(greedy["seat_win_rates"]) == {"1", "2"}
+    assert greedy["rating"]["mu"] > rand["rating"]["mu"]  # greedy wins nearly every game
+    assert summary["mean_decisions"] > 0
+
+
+def test_a_run_is_reproducible_from_its_seed(tmp_path):
+    first = run(config(tmp_path, out=tmp_path / "a"))
+    second = run(config(tmp_path, out=tmp_path / "b"))
+    assert first["agents"] == second["agents"]
+
+
+def test_an_interrupted_run_resumes_without_replaying_finished_games(tmp_path):
+    cfg = config(tmp_path)
+    run(cfg)
+    kept = record_path(cfg.out, 0).read_text()
+    record_path(cfg.out, 4).unlink()          # never finished
+    record_path(cfg.out, 5).write_text("{")   # cut off while writing
+    summary = run(cfg)
+    assert summary["resumed"] == 4 and summary["played"] == 2 and summary["games"] == 6
+    assert record_path(cfg.out, 0).read_text() == kept
+
+
+@pytest.mark.parametrize("kw, message", [
+    ({"agents": ["greedy"]}, "at least two agents"),
+    ({"agents": ["greedy", "genius"]}, "unknown agent 'genius'"),
+    ({"options": {"players": 3}}, "2 agents need players=2"),
+    ({"game": "chess"}, "unknown game 'chess'"),
+    ({"games": 0}, "at least 1"),
+])
+def test_bad_arena_configs_say_why(tmp_path, kw, message):
+    with pytest.raises(ValueError, match=message):
+        config(tmp_path, **kw)
+
+
+def test_wilson_interval_contains_the_rate():
+    low, high = wilson(3, 10)
+    assert low < 0.3 < high and 0 <= low and high <= 1
+
+
+def test_the_arena_command(tmp_path):
+    out = tmp_path / "cli"
+    result = CliRunner().invoke(app, ["arena", "azul", "--agents", "greedy,random", "--games", "4",
+                                      "--workers", "2", "--seed", "1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    for word in ("greedy", "random", "win rate", "rating"):
+        assert word in result.output
+    assert json.loads((out / "summary.json").read_text())["games"] == 4
+    again = CliRunner().invoke(app, ["arena", "azul", "--agents", "greedy,random", "--games", "4",
+                                     "--seed", "1", "--out", str(out)])
+    assert "Resumed: 4 games were already played; 0 new." in again.output
+    bad = CliRunner().invoke(app, ["arena", "azul", "--agents", "greedy,wizard"])
+    assert bad.exit_code == 2 and "unknown agent 'wizard'" in bad.output
