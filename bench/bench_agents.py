@@ -1,4 +1,5 @@
-"""Seconds per decision of each MCTS level, on each game (prints figures).
+"""MCTS speed on each game: iterations per second, and seconds per decision
+of each level (prints figures).
 
 Usage: python bench/bench_agents.py [--levels beginner,easy,medium,hard,expert] [--positions 3]
 """
@@ -37,7 +38,15 @@ def main() -> None:
     parser.add_argument("--levels", default="beginner,easy,medium,hard")
     parser.add_argument("--positions", type=int, default=3)
     args = parser.parse_args()
-    print(f"# {time.strftime('%Y-%m-%d')}: seconds per decision (mean and max over {args.positions} positions)")
+    print(f"# {time.strftime('%Y-%m-%d')}: MCTS iterations per second (default depth, 200 iterations a decision)")
+    for info in registered_games():
+        states = positions(info.name, args.positions)
+        start = time.perf_counter()
+        for i, state in enumerate(states):
+            make("mcts:iterations=200", seed=i).step(state)
+        rate = 200 * len(states) / (time.perf_counter() - start)
+        print(f"{info.name:10s} {rate:8.0f} iterations/s")
+    print(f"# seconds per decision (mean and max over {args.positions} positions)")
     for info in registered_games():
         states = positions(info.name, args.positions)
         for level in args.levels.split(","):
