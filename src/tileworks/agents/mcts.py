@@ -5,8 +5,10 @@ the identity where nothing is hidden, a fresh deal of the unseen tiles
 otherwise, as in information-set MCTS), then walks the tree, which is keyed
 by player actions (open loop): chance outcomes are sampled with their
 probabilities on the way, and only actions legal in this determinisation
-compete. Each node keeps the value of the seat that moved into it, so every
-seat maximises its own result. A rollout plays random moves up to ``depth``
+compete. A node expands its actions best first, in the order a one-step
+``evaluate`` rates them, so that wide moves (hundreds in Tuileries) are not
+tried at random. Each node keeps the value of the seat that moved into it,
+so every seat maximises its own result. A rollout plays random moves up to ``depth``
 decisions, then scores the position: the true result at the end of the game,
 otherwise a logistic of each seat's ``evaluate`` lead over its best rival.
 The tree is kept across a turn of several decisions by the same seat.
@@ -36,12 +38,14 @@ SCALE = 4.0
 
 
 class Node:
-    __slots__ = ("children", "visits", "total")
+    __slots__ = ("children", "visits", "total", "order")
 
     def __init__(self) -> None:
         self.children: dict[int, Node] = {}
         self.visits = 0
         self.total = 0.0
+        #: the actions first met here, best one-step evaluation first
+        self.order: list[int] | None = None
 
 
 class MCTSAgent(Agent):
@@ -96,8 +100,12 @@ class MCTSAgent(Agent):
         ):
             self._iterate(root, state.resample_hidden(player, self.rng))
             done += 1
-        visited = [(root.children[a].visits, a) for a in legal if a in root.children]
-        best = max(visited)[1] if visited else legal[self.rng.randrange(len(legal))]
+        visited = [
+            (child.visits, child.total / child.visits, a)
+            for a in legal
+            if (child := root.children.get(a)) is not None and child.visits
+        ]
+        best = max(visited)[2] if visited else legal[self.rng.randrange(len(legal))]
         self._kept = (state.history(), best, root)
         return best
 
@@ -122,16 +130,25 @@ class MCTSAgent(Agent):
                 continue
             mover = state.current_player()
             legal = state.legal_actions()
-            untried = [a for a in legal if a not in node.children]
-            if untried:
-                action = untried[rng.randrange(len(untried))]
+            if node.order is None:
+                node.order = self._by_evaluation(state, legal, mover)
+            untried = [a for a in node.order if a not in node.children and a in legal] or [
+                a for a in legal if a not in node.children
+            ]
+            tried = [a for a in legal if a in node.children]
+            # progressive widening: a node opens a new move only while it has
+            # few children for its visits, so wide moves still get deep search
+            if untried and (not tried or len(node.children) < 2 + 2 * math.isqrt(node.visits)):
+                # expand best-first: with wide moves (Tuileries, Azul) a small
+                # budget still tries the moves a one-step look rates highest
+                action = untried[0]
                 child = node.children[action] = Node()
                 state.apply_action(action)
                 path.append((child, mover))
                 break
             log_n = math.log(node.visits + 1)
-            best_score, action = -1.0, legal[0]
-            for a in legal:
+            best_score, action = -1.0, tried[0]
+            for a in tried:
                 child = node.children[a]
                 score = child.total / child.visits + self.c * math.sqrt(log_n / child.visits)
                 if score > best_score:
@@ -144,6 +161,16 @@ class MCTSAgent(Agent):
         for node, mover in path:
             node.visits += 1
             node.total += values[mover]
+
+    def _by_evaluation(self, state: State, legal: list[int], mover: int) -> list[int]:
+        """``legal`` sorted by ``evaluate`` one action ahead (ties in random order)."""
+        rated = []
+        for action in legal:
+            child = state.clone()
+            child.apply_action(action)
+            rated.append((-child.evaluate(mover), self.rng.random(), action))
+        rated.sort()
+        return [action for _, _, action in rated]
 
     def _rollout(self, state: State) -> list[float]:
         rng = self.rng
