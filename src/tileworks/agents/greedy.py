@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tileworks.agents.base import Agent
+from tileworks.agents.base import Agent, one_step_values
 from tileworks.core import State
 
 
@@ -22,13 +22,9 @@ class GreedyAgent(Agent):
             raise ValueError(f"no legal action to choose: {state.decision()}")
         if len(legal) == 1:
             return legal[0]
-        player = state.current_player()
         best: list[int] = []
         best_value = float("-inf")
-        for action in legal:
-            child = state.clone()
-            child.apply_action(action)
-            value = child.evaluate(player)
+        for action, value in zip(legal, one_step_values(state, legal, state.current_player()), strict=True):
             if value > best_value + 1e-9:
                 best, best_value = [action], value
             elif value >= best_value - 1e-9:

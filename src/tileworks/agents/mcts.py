@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import time
 
-from tileworks.agents.base import Agent
+from tileworks.agents.base import Agent, one_step_values
 from tileworks.core import State, sample_chance
 
 #: named difficulty levels: (iterations, seconds cap, rollout depth). The weak
@@ -164,12 +164,8 @@ class MCTSAgent(Agent):
 
     def _by_evaluation(self, state: State, legal: list[int], mover: int) -> list[int]:
         """``legal`` sorted by ``evaluate`` one action ahead (ties in random order)."""
-        rated = []
-        for action in legal:
-            child = state.clone()
-            child.apply_action(action)
-            rated.append((-child.evaluate(mover), self.rng.random(), action))
-        rated.sort()
+        values = one_step_values(state, legal, mover)
+        rated = sorted((-value, self.rng.random(), action) for action, value in zip(legal, values, strict=True))
         return [action for _, _, action in rated]
 
     def _rollout(self, state: State) -> list[float]:
