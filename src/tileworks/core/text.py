@@ -71,3 +71,17 @@ def check_viewer(viewer: Any, players: int) -> None:
 
     if viewer != SPECTATOR and not (type(viewer) is int and 0 <= viewer < players):
         raise ValueError(f"unknown viewer {viewer!r}: a seat 0-{players - 1} or SPECTATOR")
+
+
+def seat_name(seat: int) -> str:
+    """How every game names a seat to players: ``P1`` for seat 0."""
+    return f"P{seat + 1}"
+
+
+def closing_line(view: dict[str, Any]) -> list[Segment]:
+    """The last drawn line: who won once the game is over, else the decision."""
+    if view["phase"] == "over":
+        winners = view["winners"]
+        names = " and ".join(seat_name(s) for s in winners)
+        return [(f"Game over: {names} {'win' if len(winners) > 1 else 'wins'}", "bold")]
+    return [("> " + view["decision"], "bold")]

@@ -23,7 +23,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from tileworks.core import CHANCE, SPECTATOR, TERMINAL
-from tileworks.core.text import check_viewer, field_error, read_int, read_move
+from tileworks.core.text import check_viewer, field_error, read_int, read_move, seat_name
 from tileworks.games.azul import constants as k
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -31,10 +31,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 _DRAFT = re.compile(r"^([1-9c])([byrkw])([1-5f])$")
 _PLACE = re.compile(r"^(?:r([1-5]))?c?([1-5])$")
-
-
-def seat_name(seat: int) -> str:
-    return f"P{seat + 1}"
 
 
 def source_name(game: "AzulGame", source: int) -> str:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tileworks.core.text import Segment, plain, rich
+from tileworks.core.text import Segment, closing_line, plain, rich
 from tileworks.games.azul.constants import COLOUR_LETTERS, FLOOR_PENALTY, wall_column
 
 STYLES = {"b": "bold blue", "y": "bold yellow", "r": "bold red", "k": "bold white on grey23", "w": "bold black on white"}
@@ -99,12 +99,8 @@ def layout(view: dict[str, Any]) -> list[list[Segment]]:
     lines.append(centre)
     for seat in view["seats"]:
         lines += _seat_lines(view, seat)
-    if view["phase"] == "over":
-        names = " and ".join(view["seats"][s]["name"] for s in view["winners"])
-        verb = "win" if len(view["winners"]) > 1 else "wins"
-        lines.append([(f"Game over: {names} {verb}", "bold")])
-    else:
-        lines.append([("> " + view["decision"], "bold")])
+    lines.append(closing_line(view))
+    if view["phase"] != "over":
         if view["legal"] and view["phase"] == "place":
             lines.append([("  choices: " + " ".join(view["legal"]), None)])
     return lines

@@ -25,7 +25,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from tileworks.core import CHANCE, SPECTATOR, TERMINAL
-from tileworks.core.text import check_viewer, field_error, read_int, read_move
+from tileworks.core.text import check_viewer, field_error, read_int, read_move, seat_name
 from tileworks.games.kiln import board
 from tileworks.games.kiln import constants as k
 from tileworks.games.kiln.board import (
@@ -37,10 +37,6 @@ from tileworks.games.kiln.board import (
 
 if TYPE_CHECKING:  # pragma: no cover
     from tileworks.games.kiln.rules import KilnGame, KilnState
-
-
-def seat_name(seat: int) -> str:
-    return f"P{seat + 1}"
 
 
 def seat_label(game: "KilnGame", seat: int) -> str:

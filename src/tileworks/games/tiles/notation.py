@@ -18,7 +18,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from tileworks.core import CHANCE, SPECTATOR, TERMINAL
-from tileworks.core.text import check_viewer, field_error, read_int, read_move
+from tileworks.core.text import check_viewer, field_error, read_int, read_move, seat_name
 from tileworks.games.tiles import constants as const
 from tileworks.games.tiles.tileset import COLOUR_NAMES, COLOURS, canonical
 
@@ -27,10 +27,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 _PLACE = re.compile(r"^([wgb]{4})@(-?\d+),(-?\d+)$")
 _DISCARD = re.compile(r"^(?:discard|d|x)([wgb]{4})$")
-
-
-def seat_name(seat: int) -> str:
-    return f"P{seat + 1}"
 
 
 def describe_decision(state: "TilesState") -> str:

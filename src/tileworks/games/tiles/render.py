@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tileworks.core.text import Segment, plain, rich
+from tileworks.core.text import Segment, closing_line, plain, rich
 
 STYLES = {"w": "black on white", "g": "black on grey62", "b": "white on grey11"}
 
@@ -70,11 +70,7 @@ def layout(view: dict[str, Any]) -> list[list[Segment]]:
         lines.append(hand)
     sizes = "  ".join(f"P{i + 1} {n}" for i, n in enumerate(view["hand_sizes"]))
     lines.append([(f"hands: {sizes}   discards: {' '.join(view['discards']) or '-'}", None)])
-    if view["phase"] == "over":
-        names = " and ".join(f"P{s + 1}" for s in view["winners"])
-        lines.append([(f"Game over: {names} {'win' if len(view['winners']) > 1 else 'wins'}", "bold")])
-    else:
-        lines.append([("> " + view["decision"], "bold")])
+    lines.append(closing_line(view))
     return lines
 
 

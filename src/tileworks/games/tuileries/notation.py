@@ -14,7 +14,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from tileworks.core import CHANCE, SPECTATOR, TERMINAL
-from tileworks.core.text import check_viewer, field_error, read_int, read_move
+from tileworks.core.text import check_viewer, field_error, read_int, read_move, seat_name
 from tileworks.games.tuileries import constants as const
 from tileworks.games.tuileries.constants import (
     SQUARE_INDEX,
@@ -28,10 +28,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from tileworks.games.tuileries.rules import TuileriesGame, TuileriesState
 
 _MOVE = re.compile(r"^([byrg][kqnj][shdc])@?([a-h][1-8])$")
-
-
-def seat_name(seat: int) -> str:
-    return f"P{seat + 1}"
 
 
 def describe_decision(state: "TuileriesState") -> str:

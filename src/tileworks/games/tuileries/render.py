@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tileworks.core.text import Segment, plain, rich
+from tileworks.core.text import Segment, closing_line, plain, rich
 
 STYLES = {"b": "bold blue", "y": "bold yellow", "r": "bold red", "g": "bold green"}
 
@@ -50,11 +50,7 @@ def layout(view: dict[str, Any]) -> list[list[Segment]]:
             hand += [(" ", None), (tile, STYLES[tile[0]])]
         lines.append(hand)
     lines.append([("hands: " + "  ".join(f"P{i + 1} {n}" for i, n in enumerate(view["hand_sizes"])), None)])
-    if view["phase"] == "over":
-        names = " and ".join(f"P{s + 1}" for s in view["winners"])
-        lines.append([(f"Game over: {names} {'win' if len(view['winners']) > 1 else 'wins'}", "bold")])
-    else:
-        lines.append([("> " + view["decision"], "bold")])
+    lines.append(closing_line(view))
     return lines
 
 
