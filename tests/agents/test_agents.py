@@ -7,7 +7,7 @@ import random
 import pytest
 
 import tileworks
-from tileworks.agents import make
+from tileworks.agents import make, split_specs
 from tileworks.core import sample_chance
 
 
@@ -96,9 +96,10 @@ def test_agents_never_cheat(name, spec):
 
 # -- MCTS ------------------------------------------------------------------------------------
 @pytest.mark.parametrize("spec, expected", [
-    ("mcts:hard", {"iterations": 3000, "seconds": 4.0, "depth": 2}),
+    ("mcts:hard", {"iterations": 3000, "seconds": 4.0, "depth": None}),
     ("mcts:beginner", {"iterations": 20, "seconds": 0.5, "depth": 8}),
-    ("mcts:iterations=2000,c=1.2", {"iterations": 2000, "c": 1.2, "seconds": None, "depth": 2}),
+    ("mcts:iterations=2000,c=1.2", {"iterations": 2000, "c": 1.2, "seconds": None, "depth": None}),
+    ("mcts:hard,depth=3", {"iterations": 3000, "depth": 3}),
     ("mcts:seconds=0.5", {"iterations": None, "seconds": 0.5}),
     ("mcts", {"iterations": 600, "seconds": 0.9, "level": "medium"}),
 ])
@@ -106,6 +107,19 @@ def test_mcts_specs(spec, expected):
     agent = make(spec)
     for key, value in expected.items():
         assert getattr(agent, key) == value
+
+
+def test_a_seat_list_keeps_each_specs_parameters_together():
+    assert split_specs("mcts:iterations=2000,c=1.2, greedy,mcts:hard") == [
+        "mcts:iterations=2000,c=1.2", "greedy", "mcts:hard"]
+
+
+@pytest.mark.parametrize("name, depth", [("kiln", 2), ("azul", 0)])
+def test_search_cuts_rollouts_where_the_game_asks(name, depth):
+    """KILN's evaluation misreads a half-played turn, so searches play two
+    random decisions first; Azul's leaves are evaluated as they stand."""
+    state = tileworks.load_game(name).new_initial_state()
+    assert state.rollout_depth() == depth
 
 
 @pytest.mark.parametrize("spec, message", [

@@ -89,5 +89,9 @@ def test_the_arena_command(tmp_path):
     again = CliRunner().invoke(app, ["arena", "azul", "--agents", "greedy,random", "--games", "4",
                                      "--seed", "1", "--out", str(out)])
     assert "Resumed: 4 games were already played; 0 new." in again.output
+    tuned = CliRunner().invoke(app, ["arena", "azul", "--agents", "mcts:iterations=5,c=1.2,random", "--games", "2",
+                                     "--seed", "1", "--out", str(tmp_path / "tuned")])
+    assert tuned.exit_code == 0, tuned.output
+    assert json.loads((tmp_path / "tuned" / "summary.json").read_text())["agents"][0]["agent"] == "mcts:iterations=5,c=1.2"
     bad = CliRunner().invoke(app, ["arena", "azul", "--agents", "greedy,wizard"])
     assert bad.exit_code == 2 and "unknown agent 'wizard'" in bad.output

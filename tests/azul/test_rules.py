@@ -138,7 +138,7 @@ def test_end_bonuses_for_a_row_a_column_and_a_colour():
     ],
 )
 def test_each_end_bonus(wall, bonus):
-    from tileworks.games.azul.rules import end_bonus
+    from tileworks.games.azul.scoring import end_bonus
 
     state = position(azul(), walls=[wall, EMPTY_WALL], phase="over", to_move=-4)
     assert end_bonus(state.walls[0:5]) == bonus

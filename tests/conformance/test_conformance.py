@@ -68,6 +68,21 @@ def check_exactly_the_legal_actions_apply(state, game):
         assert applied == (action in legal), f"action {action}: applied={applied}, listed={action in legal}"
 
 
+def check_evaluate_after_matches_playing_out(state, game):
+    """A game's fast one-step evaluation equals cloning, applying and
+    evaluating, for the mover and for every other seat, and changes nothing."""
+    legal = state.legal_actions()
+    before = snapshot(state)
+    for player in range(game.num_players()):
+        expected = []
+        for action in legal:
+            child = state.clone()
+            child.apply_action(action)
+            expected.append(child.evaluate(player))
+        assert state.evaluate_after(legal, player) == expected
+    assert snapshot(state) == before
+
+
 def check_views_hide_what_they_must(state, rng):
     players = state.game().num_players()
     for seat in list(range(players)) + [SPECTATOR]:
@@ -131,6 +146,8 @@ def check_state(state, game, shadow, rng):
     check_illegal_actions_rejected(state, game)
     if len(state.history()) % 7 == 0:
         check_exactly_the_legal_actions_apply(state, game)
+        if not state.is_chance_node() and not state.is_terminal():
+            check_evaluate_after_matches_playing_out(state, game)
     check_views_hide_what_they_must(state, rng)
 
 

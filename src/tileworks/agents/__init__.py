@@ -72,10 +72,31 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name, values
 
 
+def split_specs(text: str) -> list[str]:
+    """Split a comma-separated list of specs, one per seat. A piece of the
+    form ``KEY=VALUE`` continues the spec before it, so parameter lists keep
+    their commas.
+
+    >>> split_specs("mcts:iterations=2000,c=1.2,greedy")
+    ['mcts:iterations=2000,c=1.2', 'greedy']
+    >>> split_specs("human, random")
+    ['human', 'random']
+    """
+    specs: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if specs and "=" in piece and ":" not in piece:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs
+
+
 def make(spec: str, seed: int | None = None) -> Agent:
     """Build an agent from its spec string (see the module docs)."""
     name, params = parse_spec(spec)
     return AGENTS[name](seed=seed, **params)
 
 
-__all__ = ["AGENTS", "LEVELS", "Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "make", "parse_spec"]
+__all__ = ["AGENTS", "LEVELS", "Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "make", "parse_spec", "split_specs"]

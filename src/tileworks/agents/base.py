@@ -31,13 +31,3 @@ class Agent(ABC):
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed!r})"
 
-
-def one_step_values(state: State, actions: list[int], player: int) -> list[float]:
-    """``player``'s ``evaluate`` of the position after each action: the
-    one-step look that greedy plays by and MCTS orders its expansion by."""
-    values = []
-    for action in actions:
-        child = state.clone()
-        child.apply_action(action)
-        values.append(child.evaluate(player))
-    return values

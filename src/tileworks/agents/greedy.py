@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tileworks.agents.base import Agent, one_step_values
+from tileworks.agents.base import Agent
 from tileworks.core import State
 
 
@@ -24,7 +24,7 @@ class GreedyAgent(Agent):
             return legal[0]
         best: list[int] = []
         best_value = float("-inf")
-        for action, value in zip(legal, one_step_values(state, legal, state.current_player()), strict=True):
+        for action, value in zip(legal, state.evaluate_after(legal, state.current_player()), strict=True):
             if value > best_value + 1e-9:
                 best, best_value = [action], value
             elif value >= best_value - 1e-9:

@@ -8,9 +8,10 @@ probabilities on the way, and only actions legal in this determinisation
 compete. A node expands its actions best first, in the order a one-step
 ``evaluate`` rates them, so that wide moves (hundreds in Tuileries) are not
 tried at random. Each node keeps the value of the seat that moved into it,
-so every seat maximises its own result. A rollout plays random moves up to ``depth``
-decisions, then scores the position: the true result at the end of the game,
-otherwise a logistic of each seat's ``evaluate`` lead over its best rival.
+so every seat maximises its own result. A rollout plays random moves up to
+``depth`` decisions (by default the game's ``rollout_depth``), then scores
+the position: the true result at the end of the game, otherwise a logistic
+of each seat's ``evaluate`` lead over its best rival.
 The tree is kept across a turn of several decisions by the same seat.
 """
 
@@ -19,20 +20,19 @@ from __future__ import annotations
 import math
 import time
 
-from tileworks.agents.base import Agent, one_step_values
+from tileworks.agents.base import Agent
 from tileworks.core import State, sample_chance
 
 #: named difficulty levels: (iterations, seconds cap, rollout depth). The weak
 #: levels pair small budgets with long, noisy rollouts; the strong ones search
-#: more and cut rollouts short so the evaluation decides.
+#: more and cut rollouts where the game asks (None: ``State.rollout_depth``).
 LEVELS = {
     "beginner": (20, 0.5, 8),
     "easy": (100, 0.5, 4),
-    "medium": (600, 0.9, 2),
-    "hard": (3000, 4.0, 2),
-    "expert": (12000, 9.5, 2),
+    "medium": (600, 0.9, None),
+    "hard": (3000, 4.0, None),
+    "expert": (12000, 9.5, None),
 }
-DEFAULT_DEPTH = 2
 #: points of heuristic lead that make a rollout value of about 0.73
 SCALE = 4.0
 
@@ -51,7 +51,8 @@ class Node:
 class MCTSAgent(Agent):
     """UCT over determinisations. Budget: ``iterations`` and/or ``seconds``
     (whichever ends first), or a named ``level``; ``c`` is the exploration
-    constant and ``depth`` the rollout cut-off in decisions."""
+    constant and ``depth`` the rollout cut-off in decisions (None: the
+    game's ``State.rollout_depth``)."""
 
     name = "mcts"
 
@@ -78,7 +79,7 @@ class MCTSAgent(Agent):
         self.iterations = iterations
         self.seconds = seconds
         self.c = c
-        self.depth = DEFAULT_DEPTH if depth is None else depth
+        self.depth = depth
         self._kept: tuple[list[int], int, Node] | None = None
 
     def restart(self) -> None:
@@ -132,20 +133,22 @@ class MCTSAgent(Agent):
             legal = state.legal_actions()
             if node.order is None:
                 node.order = self._by_evaluation(state, legal, mover)
-            untried = [a for a in node.order if a not in node.children and a in legal] or [
-                a for a in legal if a not in node.children
-            ]
-            tried = [a for a in legal if a in node.children]
+            children = node.children
+            playable = set(legal)  # a determinisation may differ from the node's first
+            tried = [a for a in children if a in playable]
             # progressive widening: a node opens a new move only while it has
             # few children for its visits, so wide moves still get deep search
-            if untried and (not tried or len(node.children) < 2 + 2 * math.isqrt(node.visits)):
+            if not tried or len(children) < 2 + 2 * math.isqrt(node.visits):
                 # expand best-first: with wide moves (Tuileries, Azul) a small
                 # budget still tries the moves a one-step look rates highest
-                action = untried[0]
-                child = node.children[action] = Node()
-                state.apply_action(action)
-                path.append((child, mover))
-                break
+                action = next((a for a in node.order if a not in children and a in playable), None)
+                if action is None:
+                    action = next((a for a in legal if a not in children), None)
+                if action is not None:
+                    child = children[action] = Node()
+                    state.apply_action(action)
+                    path.append((child, mover))
+                    break
             log_n = math.log(node.visits + 1)
             best_score, action = -1.0, tried[0]
             for a in tried:
@@ -164,14 +167,15 @@ class MCTSAgent(Agent):
 
     def _by_evaluation(self, state: State, legal: list[int], mover: int) -> list[int]:
         """``legal`` sorted by ``evaluate`` one action ahead (ties in random order)."""
-        values = one_step_values(state, legal, mover)
+        values = state.evaluate_after(legal, mover)
         rated = sorted((-value, self.rng.random(), action) for action, value in zip(legal, values, strict=True))
         return [action for _, _, action in rated]
 
     def _rollout(self, state: State) -> list[float]:
         rng = self.rng
         decisions = 0
-        while not state.is_terminal() and decisions < self.depth:
+        depth = state.rollout_depth() if self.depth is None else self.depth
+        while not state.is_terminal() and decisions < depth:
             if state.is_chance_node():
                 state.apply_action(sample_chance(state, rng))
             else:

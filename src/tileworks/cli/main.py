@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 import tileworks
+from tileworks.agents import split_specs
 from tileworks.cli.play import TerminalGame, parse_seats
 from tileworks.cli.replay import print_record, step_through
 from tileworks.core import RecordError
@@ -122,7 +123,7 @@ def arena(
 
     try:
         config = ArenaConfig(
-            game=game, agents=[a.strip() for a in agents.split(",") if a.strip()], games=games,
+            game=game, agents=split_specs(agents), games=games,
             out=out or Path(f"arena-{game}"), seed=seed, workers=workers, options=parse_options(game, option),
         )
     except ValueError as exc:

@@ -13,7 +13,7 @@ from typing import Callable
 
 from rich.console import Console
 
-from tileworks.agents import Agent, make
+from tileworks.agents import Agent, make, split_specs
 from tileworks.core import SPECTATOR, Game, IllegalActionError, State, sample_chance
 from tileworks.core.records import save_record
 
@@ -29,7 +29,7 @@ HELP = (
 
 def parse_seats(spec: str) -> list[str]:
     """``"human,random"`` -> ``["human", "random"]``, checking each agent spec."""
-    seats = [s.strip().lower() for s in spec.split(",") if s.strip()]
+    seats = [s.lower() for s in split_specs(spec)]
     if not seats:
         raise ValueError("--players needs at least one seat, e.g. human,random")
     for seat in seats:

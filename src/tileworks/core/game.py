@@ -256,6 +256,23 @@ class State(ABC):
         reads only what ``player`` may see, so agents built on it never cheat."""
         return float(self.scores()[player])
 
+    def rollout_depth(self) -> int:
+        """Random decisions a search plays past its tree before it trusts
+        ``evaluate`` (0: evaluate the new leaf itself). A game whose
+        evaluation reads the middle of a turn poorly asks for more."""
+        return 2
+
+    def evaluate_after(self, actions: list[int], player: int) -> list[float]:
+        """``player``'s ``evaluate`` of the position after each of ``actions``
+        (legal here): the one-step look greedy plays by and MCTS orders its
+        expansion by. Games may supply a faster equal computation."""
+        values = []
+        for action in actions:
+            child = self.clone()
+            child.apply_action(action)
+            values.append(child.evaluate(player))
+        return values
+
     def to_json(self) -> dict[str, Any]:
         """The whole state as plain JSON types; ``Game.state_from_json`` inverts it."""
         return {
@@ -356,6 +373,15 @@ class DelegatingState(State):
     def evaluate(self, player: int) -> float:
         heuristics = getattr(self, "heuristics", None)
         return heuristics.evaluate(self, player) if heuristics else super().evaluate(player)
+
+    def rollout_depth(self) -> int:
+        return getattr(getattr(self, "heuristics", None), "ROLLOUT_DEPTH", super().rollout_depth())
+
+    def evaluate_after(self, actions: list[int], player: int) -> list[float]:
+        # a game's heuristics may value a move without playing it (None: not here)
+        fast = getattr(getattr(self, "heuristics", None), "evaluate_after", None)
+        values = fast(self, actions, player) if fast else None
+        return super().evaluate_after(actions, player) if values is None else values
 
     def information_state_string(self, player: int = SPECTATOR) -> str:
         # Perfect information (chance aside): every seat has seen the whole

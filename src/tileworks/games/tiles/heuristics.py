@@ -20,14 +20,10 @@ def evaluate(state: "TilesState", seat: int) -> float:
     colour = state.colour[seat]
     if colour < 0:
         return value
-    seen = set()
-    for tri in range(len(state.parent)):
-        root = state._find(tri)
-        if root in seen:
-            continue
-        seen.add(root)
-        edges = state.open[root]
-        if edges and state.tri_colour[root] == colour:
-            n = state.span[root].bit_count()
-            value += n * (n - 1) / 2 / (1 + edges)
+    parent, open_edges, tri_colour, span = state.parent, state.open, state.tri_colour, state.span
+    for tri, root in enumerate(parent):
+        # each area counted once, at its union-find root
+        if tri == root and open_edges[tri] and tri_colour[tri] == colour:
+            n = span[tri].bit_count()
+            value += n * (n - 1) / 2 / (1 + open_edges[tri])
     return value

@@ -167,6 +167,20 @@ class TilesState(HiddenHandState):
             return held or [game.pass_action]
         return [a for a, _ in self.chance_outcomes()]
 
+    def _is_legal(self, action: int) -> bool:
+        # A placement is checked where it lands, without listing every
+        # placement (replays after resampling hands do this for every move).
+        game = self._game
+        if self.phase != DECIDE or not 0 <= action < game.discard_base:
+            return super()._is_legal(action)
+        rest, turn = action >> 2, action & 3
+        pos, kind = divmod(rest, game.kinds)
+        if not self.hands[self.seat * game.kinds + kind]:
+            return False
+        py, px = divmod(pos, game.width)
+        pattern = self.frontier.get(cell_key(px - 1 + self.bounds[0], py - 1 + self.bounds[2]))
+        return pattern is not None and turn in game.tileset.fits[pattern][kind]
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         phase = self.phase
         if phase in (DEAL, ORIGIN_PHASE, DRAW):
