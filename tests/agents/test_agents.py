@@ -96,7 +96,7 @@ def test_agents_never_cheat(name, spec):
 
 # -- MCTS ------------------------------------------------------------------------------------
 @pytest.mark.parametrize("spec, expected", [
-    ("mcts:hard", {"iterations": 3000, "seconds": 4.0, "depth": None}),
+    ("mcts:hard", {"iterations": 3000, "seconds": 3.0, "depth": None}),
     ("mcts:beginner", {"iterations": 20, "seconds": 0.5, "depth": 8}),
     ("mcts:iterations=2000,c=1.2", {"iterations": 2000, "c": 1.2, "seconds": None, "depth": None}),
     ("mcts:hard,depth=3", {"iterations": 3000, "depth": 3}),

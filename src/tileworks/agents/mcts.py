@@ -30,7 +30,7 @@ LEVELS = {
     "beginner": (20, 0.5, 8),
     "easy": (100, 0.5, 4),
     "medium": (600, 0.9, None),
-    "hard": (3000, 4.0, None),
+    "hard": (3000, 3.0, None),
     "expert": (12000, 9.5, None),
 }
 #: points of heuristic lead that make a rollout value of about 0.73
