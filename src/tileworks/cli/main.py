@@ -163,6 +163,38 @@ def arena(
     console.print(f"Records and summary.json in {config.out}")
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    db: Annotated[Optional[str], typer.Option(help="SQLAlchemy database URL (default: SQLite in --data)")] = None,
+    data: Annotated[Path, typer.Option(help="folder for the default SQLite database")] = Path("data"),
+    ai_workers: Annotated[int, typer.Option(help="processes that search for AI seats")] = 2,
+) -> None:
+    """Host games for browsers and scripts: HTTP and WebSocket API, durable storage, AI seats."""
+    import uvicorn
+
+    from tileworks.server import create_app
+    from tileworks.server.app import MAX_BODY
+    from tileworks.server.store import default_url
+
+    url = db or default_url(data)
+    try:
+        application = create_app(db_url=url, ai_workers=ai_workers)
+    except Exception as exc:  # pragma: no cover - e.g. an unreadable URL
+        _fail(f"cannot start the server: {exc}")
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    Console().print(f"tileworks is serving on [bold]http://{shown}:{port}[/] (database: {_safe_url(url)}); Ctrl-C stops it")
+    uvicorn.run(application, host=host, port=port, ws_max_size=MAX_BODY, log_level="info")
+
+
+def _safe_url(url: str) -> str:
+    """A database URL without its password, for printing."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
 def main() -> None:
     app()
 

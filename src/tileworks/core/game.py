@@ -213,6 +213,11 @@ class State(ABC):
         """Every action so far, chance outcomes included."""
         return list(self._history)
 
+    def visible_history(self, player: int = SPECTATOR) -> list[int | None]:
+        """The history as ``player`` saw it: ``None`` where an action (another
+        seat's draw) was hidden from them."""
+        return list(self._history)
+
     def history_str(self) -> str:
         return " ".join(map(str, self._history))
 
@@ -423,6 +428,9 @@ class HiddenHandState(DelegatingState):
             if history[index] == tile:
                 del slots[i]
                 return
+
+    def visible_history(self, player: int = SPECTATOR) -> list[int | None]:
+        return [a if owner < 0 or owner == player else None for a, owner in zip(self._history, self.private_to)]
 
     def information_state_string(self, player: int = SPECTATOR) -> str:
         """The history as ``player`` saw it: other seats' draws are ``?``."""

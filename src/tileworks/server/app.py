@@ -1,0 +1,356 @@
+"""The HTTP and WebSocket API (FastAPI).
+
+Seats prove themselves with their secret token in the ``X-Seat-Token``
+header (several, comma-separated, for one client playing several seats at
+one screen), or in the first WebSocket message. Tokens never appear in URLs
+the server sees: a seat's link carries its token after ``#``.
+
+Every refusal is JSON ``{"error": "...", "status": N}`` with the status that
+fits: 400 bad content (unknown game or option, unreadable or illegal move),
+403 a token that holds no seat, 404 no such game, 409 out of turn or stale
+or raced, 413 too large, 422 a body of the wrong shape.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import anyio
+import logging
+from contextlib import asynccontextmanager
+from typing import Annotated, Any, AsyncIterator, Literal
+
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+import tileworks
+from tileworks.core.registry import registered_games
+from tileworks.server.hub import HUMAN, MAX_SEATS, Hub, Room, ServerError
+from tileworks.server.store import Store, connect, default_url
+
+log = logging.getLogger("tileworks.server")
+
+#: the largest request body or WebSocket message accepted
+MAX_BODY = 16 * 1024
+TOKEN_HEADER = "X-Seat-Token"
+
+
+# -- request and response shapes ------------------------------------------------------------------
+OptionValue = int | bool | str | list[str]
+
+
+class CreateGame(BaseModel):
+    game: str = Field(max_length=40, description="a registered game, e.g. 'azul'")
+    options: dict[Annotated[str, Field(max_length=40)], OptionValue] = Field(
+        default_factory=dict, max_length=16, description="game options; 'players' is taken from the seats")
+    players: list[Annotated[str, Field(max_length=100)]] = Field(
+        min_length=1, max_length=MAX_SEATS, description="one per seat: 'human' or an agent spec such as 'mcts:medium'")
+
+
+class MoveIn(BaseModel):
+    move: str = Field(max_length=200, description="the move in the game's notation")
+    ply: int = Field(ge=0, le=10**9, description="the ply of the view the move answers (stale moves get 409)")
+
+
+class SeatLink(BaseModel):
+    seat: int
+    name: str
+    token: str
+    link: str
+
+
+class Created(BaseModel):
+    id: str
+    seats: list[SeatLink]
+    spectator_link: str
+
+
+class Rematch(BaseModel):
+    id: str
+    seats: list[SeatLink]
+
+
+class GameSummary(BaseModel):
+    id: str
+    game: str
+    status: Literal["open", "playing", "finished"]
+    ply: int
+    players: list[str]
+    open_seats: list[int]
+    updated: float
+
+
+class ErrorBody(BaseModel):
+    error: str
+    status: int
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorBody} for code in (400, 403, 404, 409, 413)
+}
+
+
+def seat_link(game_id: str, token: str) -> str:
+    return f"/play/{game_id}#token={token}"
+
+
+def tokens_from(header: str | None) -> list[str]:
+    if not header:
+        return []
+    tokens = [t.strip() for t in header.split(",") if t.strip()]
+    if len(tokens) > MAX_SEATS or any(len(t) > 64 for t in tokens):
+        raise ServerError(400, f"{TOKEN_HEADER} holds at most {MAX_SEATS} tokens of at most 64 characters")
+    return tokens
+
+
+class BodyLimit:
+    """Refuses request bodies over ``limit`` bytes with 413, whether or not
+    they announce their length."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY):
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope.get("headers") or []).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            await _too_large(self.limit)(scope, receive, send)
+            return
+        # read the whole (small) body first, so an oversized one is refused
+        # before any of it is parsed
+        body = b""
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                await self.app(scope, _replay([message], receive), send)
+                return
+            body += message.get("body", b"")
+            if len(body) > self.limit:
+                await _too_large(self.limit)(scope, receive, send)
+                return
+            more = message.get("more_body", False)
+        await self.app(scope, _replay([{"type": "http.request", "body": body, "more_body": False}], receive), send)
+
+
+def _replay(messages: list[Message], receive: Receive) -> Receive:
+    async def replayed() -> Message:
+        return messages.pop(0) if messages else await receive()
+
+    return replayed
+
+
+def _too_large(limit: int) -> JSONResponse:
+    return JSONResponse({"error": f"the request body is over {limit} bytes", "status": 413}, status_code=413)
+
+
+def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: int = 2) -> FastAPI:
+    """The tileworks server: games stored at ``db_url`` (default: an SQLite
+    file in ``data_dir``), AI seats searched in ``ai_workers`` processes."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = connect(db_url or default_url(data_dir))
+        hub = Hub(Store(engine), ai_workers=ai_workers)
+        app.state.hub = hub
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+            engine.dispose()
+
+    app = FastAPI(
+        title="tileworks",
+        version=tileworks.__version__,
+        summary="Play KILN, Azul, Tiles and Tuileries: durable games, seats, spectators, live views and AI seats.",
+        lifespan=lifespan,
+    )
+    app.add_middleware(BodyLimit)
+
+    @app.exception_handler(ServerError)
+    async def _refused(request: Request, error: ServerError) -> JSONResponse:
+        return JSONResponse({"error": error.detail, "status": error.status}, status_code=error.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse({"error": str(error.detail), "status": error.status_code},
+                            status_code=error.status_code, headers=getattr(error, "headers", None))
+
+    @app.exception_handler(RequestValidationError)
+    async def _malformed(request: Request, error: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors()
+        )
+        return JSONResponse({"error": f"malformed request: {problems}", "status": 422}, status_code=422)
+
+    def hub() -> Hub:
+        return app.state.hub
+
+    async def room(game_id: str) -> Room:
+        if len(game_id) > 24:
+            raise ServerError(404, "no such game")
+        return await hub().room(game_id)
+
+    @app.get("/api/catalogue", summary="The games and their options")
+    async def catalogue() -> list[dict[str, Any]]:
+        return [
+            {
+                "name": info.name, "title": info.title, "summary": info.summary,
+                "players": [info.min_players, info.max_players],
+                "options": [
+                    {"name": o.name, "default": o.default, "allowed": o.allowed, "doc": o.doc}
+                    for o in info.options.options
+                ],
+            }
+            for info in registered_games()
+        ]
+
+    @app.post("/api/games", status_code=201, responses=ERRORS, summary="Create a game")
+    async def create_game(body: CreateGame) -> Created:
+        if body.game not in {info.name for info in registered_games()}:
+            names = ", ".join(info.name for info in registered_games())
+            raise ServerError(400, f"unknown game {body.game!r}; games: {names}")
+        options = dict(body.options)
+        if "players" in options and str(options["players"]) != str(len(body.players)):
+            raise ServerError(400, f"option players={options['players']} but {len(body.players)} seats were given")
+        options["players"] = len(body.players)
+        players = [p.strip().lower() for p in body.players]
+        new, tokens = await hub().create(body.game, options, players)
+        return Created(
+            id=new.id,
+            seats=[SeatLink(seat=s, name=f"P{s + 1}", token=t, link=seat_link(new.id, t)) for s, t in tokens.items()],
+            spectator_link=f"/watch/{new.id}",
+        )
+
+    @app.get("/api/games", summary="Games, newest activity first")
+    async def list_games(
+        status: Annotated[Literal["open", "playing", "finished"] | None, Query()] = None,
+        limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    ) -> list[GameSummary]:
+        rows = await anyio.to_thread.run_sync(lambda: hub().store.listing(status, limit))
+        return [
+            GameSummary(
+                id=r.id, game=r.game, status=r.status, ply=r.version, players=[s.player for s in r.seats],
+                open_seats=[s.seat for s in r.seats if s.player == HUMAN and not s.joined], updated=r.updated,
+            )
+            for r in rows
+        ]
+
+    @app.get("/api/games/{game_id}", responses=ERRORS, summary="A game as the caller may see it")
+    async def get_game(
+        game_id: str, x_seat_token: Annotated[str | None, Header(max_length=600)] = None,
+    ) -> dict[str, Any]:
+        found = await room(game_id)
+        seats = hub().seats_of(found, tokens_from(x_seat_token))
+        await hub().join(found, seats)
+        return hub().payload(found, seats)
+
+    @app.post("/api/games/{game_id}/moves", responses=ERRORS, summary="Make a move with a seat's token")
+    async def make_move(
+        game_id: str, body: MoveIn, x_seat_token: Annotated[str | None, Header(max_length=600)] = None,
+    ) -> dict[str, Any]:
+        found = await room(game_id)
+        tokens = tokens_from(x_seat_token)
+        await hub().move(found, tokens, body.move, body.ply)
+        return hub().payload(found, hub().seats_of(found, tokens))
+
+    @app.get("/api/games/{game_id}/record", responses=ERRORS, summary="The game record")
+    async def record(
+        game_id: str, x_seat_token: Annotated[str | None, Header(max_length=600)] = None,
+    ) -> JSONResponse:
+        found = await room(game_id)
+        seats = hub().seats_of(found, tokens_from(x_seat_token))
+        return JSONResponse(
+            hub().record(found, seats),
+            headers={"Content-Disposition": f'attachment; filename="{found.row.game}-{found.id}.json"'},
+        )
+
+    @app.post("/api/games/{game_id}/rematch", responses=ERRORS, summary="Play again, seats rotated")
+    async def rematch(
+        game_id: str, x_seat_token: Annotated[str | None, Header(max_length=600)] = None,
+    ) -> Rematch:
+        found = await room(game_id)
+        new, claimed = await hub().rematch(found, tokens_from(x_seat_token))
+        return Rematch(
+            id=new.id,
+            seats=[SeatLink(seat=s, name=f"P{s + 1}", token=t, link=seat_link(new.id, t)) for s, t in claimed.items()],
+        )
+
+    @app.websocket("/api/games/{game_id}/ws")
+    async def live(websocket: WebSocket, game_id: str) -> None:
+        """Live play. Send ``{"tokens": [...]}`` first (an empty list to
+        watch); then ``{"move": "...", "ply": N}``. Every change of the game
+        arrives as a ``view`` message; a refused move as an ``error``."""
+        await websocket.accept()
+        client = _Socket(websocket)
+        try:
+            found = await room(game_id)
+            hello = await client.receive()
+            client.seats = hub().seats_of(found, _tokens_in(hello))
+        except ServerError as error:
+            await client.send({"type": "error", "error": error.detail, "status": error.status})
+            await websocket.close(code=4000 + error.status)
+            return
+        except WebSocketDisconnect:
+            return
+        try:
+            await hub().join(found, client.seats)  # tells the others
+            found.clients.add(client)
+            await client.send(hub().payload(found, client.seats))
+            while True:
+                try:
+                    message = await client.receive()
+                    if not isinstance(message, dict) or not isinstance(message.get("ply"), int):
+                        raise ServerError(422, 'a move message is {"move": "...", "ply": N}')
+                    await hub().move(found, _held_tokens(hello), message.get("move"), message["ply"])
+                except ServerError as error:
+                    await client.send({"type": "error", "error": error.detail, "status": error.status})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            found.clients.discard(client)
+
+    return app
+
+
+class _Socket:
+    """A connected WebSocket client and the seats it holds."""
+
+    def __init__(self, websocket: WebSocket):
+        self.websocket = websocket
+        self.seats: list[int] = []
+        self._sending = asyncio.Lock()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        async with self._sending:
+            await self.websocket.send_text(json.dumps(message))
+
+    async def receive(self) -> Any:
+        text = await self.websocket.receive_text()
+        if len(text) > MAX_BODY:
+            raise ServerError(413, f"a message is at most {MAX_BODY} bytes")
+        try:
+            return json.loads(text)
+        except ValueError:
+            raise ServerError(422, "a message must be JSON") from None
+
+
+def _tokens_in(hello: Any) -> list[str]:
+    tokens = _held_tokens(hello)
+    return tokens_from(",".join(tokens)) if tokens else []
+
+
+def _held_tokens(hello: Any) -> list[str]:
+    if not isinstance(hello, dict) or not isinstance(hello.get("tokens", []), list) or not all(
+        isinstance(t, str) and "," not in t for t in hello.get("tokens", [])
+    ):
+        raise ServerError(422, 'the first message is {"tokens": [...]} (an empty list to watch)')
+    return list(hello.get("tokens", []))

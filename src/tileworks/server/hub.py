@@ -1,0 +1,418 @@
+"""The served games: checking and committing moves, telling every client,
+and running AI seats off the event loop.
+
+Each game in play has a :class:`Room` in memory: its row, its state rebuilt
+from the stored actions, a lock that puts its moves in order, and the
+connected clients. A move is checked against the room's state, applied to a
+copy, the chance outcomes that follow are drawn, and the new actions are
+committed; only then does the room take the new state and every client get
+its own view. Chance is drawn from the game's secret seed and the ply, so a
+restarted server continues exactly as it would have.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import logging
+import multiprocessing
+import random
+import secrets
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from anyio import to_thread
+
+import tileworks
+from tileworks.agents import make, parse_spec
+from tileworks.core import SPECTATOR, IllegalActionError, State, sample_chance
+from tileworks.core.records import make_record
+from tileworks.server.store import GameRow, SeatRow, Store
+
+log = logging.getLogger("tileworks.server")
+
+HUMAN = "human"
+#: most seats one game may have (the largest of any game's player counts)
+MAX_SEATS = 8
+
+
+class ServerError(Exception):
+    """A refused request: an HTTP status and a message that names the problem."""
+
+    def __init__(self, status: int, detail: str):
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+
+
+class Client(Protocol):
+    seats: list[int]
+
+    async def send(self, message: dict[str, Any]) -> None: ...
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def settle(state: State, seed: str) -> None:
+    """Draw every chance outcome up to the next decision (or the end). Each
+    draw's randomness comes from the secret seed and the ply alone."""
+    while state.is_chance_node():
+        rng = random.Random(f"{seed}:{len(state.history())}")
+        state.apply_action(sample_chance(state, rng))
+
+
+def think(name: str, options: dict[str, Any], history: list[int], spec: str, seed: int) -> int:
+    """An AI seat's move (run in a worker process): rebuild the state, search."""
+    state = tileworks.load_game(name, **options).new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return make(spec, seed=seed).step(state)
+
+
+@dataclass
+class Room:
+    row: GameRow
+    state: State
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    clients: set[Any] = field(default_factory=set)
+    thinking: asyncio.Task[None] | None = None
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+
+class Hub:
+    """Every game this server hosts, loaded on demand from the store."""
+
+    def __init__(self, store: Store, ai_workers: int = 2):
+        self.store = store
+        self.rooms: dict[str, Room] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self.ai_workers = ai_workers
+        self.pool: ProcessPoolExecutor | None = None
+
+    # -- lifecycle -------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Open the AI pool and resume thinking wherever an AI seat is to move."""
+        self.pool = self._new_pool()
+        for status in ("open", "playing"):
+            for game_id in await to_thread.run_sync(self.store.ids_with_status, status):
+                self.schedule_ai(await self.room(game_id))
+
+    async def stop(self) -> None:
+        for room in self.rooms.values():
+            if room.thinking:
+                room.thinking.cancel()
+        if self.pool:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = None
+
+    # -- creating --------------------------------------------------------------------------
+    async def create(self, name: str, options: dict[str, Any], players: list[str],
+                     rematch_of: Room | None = None) -> tuple[Room, dict[int, str]]:
+        """A new game; returns its room and a token for each human seat (a
+        rematch's human seats are claimed later by the old seats' holders)."""
+        try:
+            game = tileworks.load_game(name, **options)
+        except ValueError as error:
+            raise ServerError(400, str(error)) from None
+        if len(players) != game.num_players():
+            raise ServerError(400, f"{name} with these options has {game.num_players()} seats, "
+                                   f"but {len(players)} players were given")
+        for player in players:
+            if player != HUMAN:
+                try:
+                    parse_spec(player)
+                except ValueError as error:
+                    raise ServerError(400, f"seat player {player!r}: {error}; or 'human'") from None
+        seed = secrets.token_hex(16)
+        state = game.new_initial_state()
+        settle(state, seed)
+        tokens: dict[int, str] = {}
+        seat_rows = []
+        for seat, player in enumerate(players):
+            token_digest = claim = None
+            if player == HUMAN:
+                if rematch_of is None:
+                    tokens[seat] = secrets.token_urlsafe(24)
+                    token_digest = token_hash(tokens[seat])
+                else:  # the holder of the seat that moves here may claim it
+                    old = rematch_of.row.seats[(seat - 1) % len(players)]
+                    claim = old.token_hash
+            seat_rows.append(SeatRow(seat, player, token_digest, claim, joined=False))
+        now = time.time()
+        row = GameRow(
+            id=secrets.token_urlsafe(9), game=name, options=game.json_options(), status="open",
+            version=len(state.history()), seed=seed, created=now, updated=now, result=None,
+            rematch_of=rematch_of.id if rematch_of else None, rematch=None, seats=seat_rows,
+        )
+        row.status = _status(row, state)
+        row.result = _result(state)
+        await to_thread.run_sync(self.store.create, row, state.history())
+        room = Room(row, state)
+        self.rooms[row.id] = room
+        if rematch_of is not None:
+            rematch_of.row.rematch = row.id
+            await self.broadcast(rematch_of)
+        log.info("created %s game %s", name, row.id)
+        self.schedule_ai(room)
+        return room, tokens
+
+    async def rematch(self, room: Room, tokens: list[str]) -> tuple[Room, dict[int, str]]:
+        """The same game again with the seats rotated (seat s moves to s + 1).
+        The first caller creates it; each caller gets a new token for every
+        seat its tokens held, which only they can claim."""
+        held = self.seats_of(room, tokens, required=True)
+        if not room.state.is_terminal():
+            raise ServerError(409, "a rematch can start only when the game is over")
+        async with room.lock:
+            if room.row.rematch is None:
+                players = [s.player for s in room.row.seats]
+                await self.create(room.row.game, room.row.options, players[-1:] + players[:-1], rematch_of=room)
+        new = await self.room(room.row.rematch)  # type: ignore[arg-type]
+        claimed: dict[int, str] = {}
+        async with new.lock:
+            for old_seat in held:
+                seat = (old_seat + 1) % len(new.row.seats)
+                row = new.row.seats[seat]
+                if row.claim_hash is None or row.claim_hash != room.row.seats[old_seat].token_hash:
+                    raise ServerError(409, f"seat P{seat + 1} of the rematch was already claimed")
+                claimed[seat] = secrets.token_urlsafe(24)
+            for seat, token in claimed.items():
+                row = new.row.seats[seat]
+                row.token_hash, row.claim_hash = token_hash(token), None
+                await to_thread.run_sync(
+                    lambda s=seat, h=row.token_hash: self.store.set_seat(new.id, s, token_hash=h, claim_hash=None))
+        return new, claimed
+
+    # -- finding games and seats -------------------------------------------------------------
+    async def room(self, game_id: str) -> Room:
+        room = self.rooms.get(game_id)
+        if room is not None:
+            return room
+        lock = self._loading.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            room = self.rooms.get(game_id)
+            if room is None:
+                room = await to_thread.run_sync(self._load, game_id)
+                self.rooms[game_id] = room
+        return room
+
+    def _load(self, game_id: str) -> Room:
+        found = self.store.load(game_id) if len(game_id) <= 24 else None
+        if found is None:
+            raise ServerError(404, f"no game {game_id!r}")
+        row, history = found
+        state = tileworks.load_game(row.game, **row.options).new_initial_state()
+        for action in history:
+            state.apply_action(action)
+        return Room(row, state)
+
+    def seats_of(self, room: Room, tokens: list[str], required: bool = False) -> list[int]:
+        """The seats these tokens hold in this game (every seat compared in
+        constant time). A token that holds no seat here is refused."""
+        held = []
+        for token in tokens:
+            digest = token_hash(token)
+            found = None
+            for seat in room.row.seats:
+                if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+                    found = seat.seat
+            if found is None:
+                raise ServerError(403, "that token holds no seat in this game")
+            if found not in held:
+                held.append(found)
+        if required and not held:
+            raise ServerError(403, "this needs a seat's token")
+        return held
+
+    async def join(self, room: Room, seats: list[int]) -> None:
+        """Seats whose holder has arrived; the game leaves 'open' once all have."""
+        fresh = [s for s in seats if not room.row.seats[s].joined]
+        if not fresh:
+            return
+        for seat in fresh:
+            room.row.seats[seat].joined = True
+        status = _status(room.row, room.state)
+
+        def write() -> None:
+            for seat in fresh:
+                self.store.set_seat(room.id, seat, joined=True)
+            if status != room.row.status:
+                self.store.set_status(room.id, status)
+
+        await to_thread.run_sync(write)
+        room.row.status = status
+        await self.broadcast(room)
+
+    # -- moves -----------------------------------------------------------------------------------
+    async def move(self, room: Room, tokens: list[str], text: Any, ply: int) -> None:
+        held = self.seats_of(room, tokens, required=True)
+        async with room.lock:
+            state = room.state
+            if state.is_terminal():
+                raise ServerError(409, "the game is over")
+            if ply != room.row.version:
+                raise ServerError(409, f"stale move: it was sent for ply {ply}, but the game is at ply "
+                                       f"{room.row.version}")
+            mover = state.current_player()
+            if mover not in held:
+                raise ServerError(409, f"not your turn: P{mover + 1} is to move")
+            try:
+                action = state.string_to_action(text)
+            except ValueError as error:
+                raise ServerError(400, str(error)) from None
+            await self._commit(room, action)
+        await self.join(room, held)
+        await self.broadcast(room)
+        self.schedule_ai(room)
+
+    async def _commit(self, room: Room, action: int) -> None:
+        """Apply ``action`` (legal, checked under the room's lock) and what
+        chance draws next; store it all, then let the room take the new state."""
+        version = room.row.version
+        state = room.state.clone()
+        state.apply_action(action)
+        settle(state, room.row.seed)
+        new_actions = state.history()[version:]
+        status, result = _status(room.row, state), _result(state)
+        stored = await to_thread.run_sync(self.store.append, room.id, version, new_actions, status, result)
+        if not stored:  # another server process moved first: take its state
+            self.rooms[room.id] = fresh = await to_thread.run_sync(self._load, room.id)
+            room.row, room.state = fresh.row, fresh.state
+            raise ServerError(409, "another move was made first")
+        room.state = state
+        room.row.version = version + len(new_actions)
+        room.row.status, room.row.result = status, result
+        log.info("game %s: ply %d -> %d", room.id, version, room.row.version)
+
+    # -- AI seats ----------------------------------------------------------------------------------
+    def schedule_ai(self, room: Room) -> None:
+        state = room.state
+        if state.is_terminal() or (room.thinking is not None and not room.thinking.done()):
+            return
+        seat = state.current_player()
+        if room.row.seats[seat].player == HUMAN:
+            return
+        room.thinking = asyncio.get_running_loop().create_task(self._think(room, seat))
+
+    async def _think(self, room: Room, seat: int) -> None:
+        version = room.row.version
+        spec = room.row.seats[seat].player
+        seed = int.from_bytes(hashlib.sha256(f"{room.row.seed}:ai:{version}".encode()).digest()[:8], "big")
+        try:
+            action = await self._search(room.row.game, room.row.options, room.state.history(), spec, seed)
+            async with room.lock:
+                if room.row.version == version:
+                    await self._commit(room, action)
+        except ServerError:  # another server process moved first; look again below
+            pass
+        except Exception:
+            log.exception("AI seat P%d of game %s failed", seat + 1, room.id)
+            return
+        finally:
+            room.thinking = None
+        await self.broadcast(room)
+        self.schedule_ai(room)
+
+    async def _search(self, *job: Any) -> int:
+        """Run ``think`` in the worker pool, replacing a pool whose process died."""
+        loop = asyncio.get_running_loop()
+        for attempt in (1, 2):
+            pool = self.pool
+            if pool is None:
+                raise RuntimeError("the server is stopping")
+            try:
+                return await loop.run_in_executor(pool, think, *job)
+            except BrokenProcessPool:
+                if attempt == 2:
+                    raise
+                if self.pool is pool:
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    self.pool = self._new_pool()
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(self.ai_workers, mp_context=multiprocessing.get_context("spawn"))
+
+    # -- telling clients -----------------------------------------------------------------------------
+    async def broadcast(self, room: Room) -> None:
+        for client in list(room.clients):
+            try:
+                await client.send(self.payload(room, client.seats))
+            except Exception:  # a client gone away: forget it
+                room.clients.discard(client)
+
+    def payload(self, room: Room, seats: list[int]) -> dict[str, Any]:
+        """What a client holding ``seats`` sees (spectators: no seats)."""
+        state, row = room.state, room.row
+        viewer = viewer_of(state, seats)
+        return {
+            "type": "view",
+            "id": row.id,
+            "game": row.game,
+            "options": row.options,
+            "status": row.status,
+            "ply": row.version,
+            "seats": [{"seat": s.seat, "player": s.player, "joined": s.joined} for s in row.seats],
+            "you": seats,
+            "viewer": viewer if viewer != SPECTATOR else None,
+            "to_move": state.current_player() if not state.is_terminal() else None,
+            "result": row.result,
+            "rematch": row.rematch,
+            "rematch_of": row.rematch_of,
+            "view": state.view(viewer),
+        }
+
+    def record(self, room: Room, seats: list[int]) -> dict[str, Any]:
+        """A finished game's full record; an unfinished game's history and
+        view as the requester sees them."""
+        state = room.state
+        players = [s.player for s in room.row.seats]
+        if state.is_terminal():
+            return make_record(state, players)
+        viewer = viewer_of(state, seats)
+        return {
+            "format": "tileworks-partial-record",
+            "version": 1,
+            "game": room.row.game,
+            "options": room.row.options,
+            "players": players,
+            "viewer": viewer if viewer != SPECTATOR else None,
+            "ply": room.row.version,
+            "actions": state.visible_history(viewer),
+            "view": state.view(viewer),
+        }
+
+
+def viewer_of(state: State, seats: list[int]) -> int:
+    """Whose eyes a client sees with: the seat to move if it holds it (hot
+    seat), else its first seat, else a spectator's."""
+    if not seats:
+        return SPECTATOR
+    mover = state.current_player()
+    return mover if mover in seats else seats[0]
+
+
+def _status(row: GameRow, state: State) -> str:
+    if state.is_terminal():
+        return "finished"
+    if any(s.player == HUMAN and not s.joined for s in row.seats):
+        return "open"
+    return "playing"
+
+
+def _result(state: State) -> dict[str, Any] | None:
+    if not state.is_terminal():
+        return None
+    return {"returns": state.returns(), "scores": state.scores()}
+
+
+__all__ = ["HUMAN", "Hub", "IllegalActionError", "Room", "ServerError", "settle", "think", "token_hash"]

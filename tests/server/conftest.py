@@ -1,0 +1,67 @@
+"""A server on a fresh SQLite file per test, driven in-process."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tileworks.server import create_app
+
+
+class Api:
+    """A little client that speaks the server's API with seat tokens."""
+
+    def __init__(self, client: TestClient):
+        self.client = client
+
+    def create(self, game, players, status=201, **options):
+        response = self.client.post("/api/games", json={"game": game, "players": players, "options": options})
+        assert response.status_code == status, response.text
+        return response.json()
+
+    def view(self, game_id, *tokens, status=200):
+        response = self.client.get(f"/api/games/{game_id}", headers=self.headers(tokens))
+        assert response.status_code == status, response.text
+        return response.json()
+
+    def move(self, game_id, move, ply, *tokens):
+        return self.client.post(f"/api/games/{game_id}/moves", json={"move": move, "ply": ply},
+                                headers=self.headers(tokens))
+
+    def play(self, game_id, token, move=None):
+        """Make a move (the first legal one by default) from the current view; returns the new view."""
+        view = self.view(game_id, token)
+        response = self.move(game_id, move or view["view"]["legal"][0], view["ply"], token)
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    def wait_for(self, game_id, condition, *tokens, seconds=60):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            view = self.view(game_id, *tokens)
+            if condition(view):
+                return view
+            time.sleep(0.05)
+        raise AssertionError(f"timed out waiting on game {game_id}: {view}")
+
+    @staticmethod
+    def headers(tokens):
+        return {"X-Seat-Token": ",".join(tokens)} if tokens else {}
+
+
+@pytest.fixture
+def db_url(tmp_path):
+    return f"sqlite:///{tmp_path / 'games.db'}"
+
+
+@pytest.fixture
+def client(db_url):
+    with TestClient(create_app(db_url=db_url, ai_workers=1)) as client:
+        yield client
+
+
+@pytest.fixture
+def api(client):
+    return Api(client)

@@ -1,0 +1,350 @@
+"""The game server's API: creating, joining, watching and playing games over
+HTTP and WebSockets, every refusal, hidden information, AI seats, records and
+rematches, for all four games."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from tileworks.core import SPECTATOR
+from tileworks.core.records import load_record
+
+GAMES = ["kiln", "azul", "tiles", "tuileries"]
+HIDDEN_HAND_GAMES = ["tiles", "tuileries"]
+
+
+def tokens_of(created):
+    return {s["seat"]: s["token"] for s in created["seats"]}
+
+
+def room_of(client, game_id):
+    return client.app.state.hub.rooms[game_id]
+
+
+# -- playing ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("game", GAMES)
+def test_two_humans_join_and_play_over_http(api, game):
+    created = api.create(game, ["human", "human"])
+    game_id, tokens = created["id"], tokens_of(created)
+    assert [s["link"] for s in created["seats"]] == [f"/play/{game_id}#token={tokens[s]}" for s in (0, 1)]
+    assert created["spectator_link"] == f"/watch/{game_id}"
+    assert api.view(game_id)["status"] == "open"  # nobody has arrived yet
+    api.view(game_id, tokens[0])
+    assert api.view(game_id, tokens[1])["status"] == "playing"
+    for _ in range(6):
+        before = api.view(game_id)
+        mover = before["to_move"]
+        after = api.play(game_id, tokens[mover])
+        assert after["ply"] > before["ply"]
+        assert after["you"] == [mover] and after["viewer"] == mover
+    assert api.view(game_id)["ply"] == after["ply"]
+
+
+def test_one_client_may_hold_both_seats_and_sees_through_the_movers_eyes(api):
+    created = api.create("tiles", ["human", "human"])
+    tokens = tokens_of(created)
+    both = (tokens[0], tokens[1])
+    for _ in range(4):
+        view = api.view(created["id"], *both)
+        assert view["viewer"] == view["to_move"] and view["view"]["legal"]
+        response = api.move(created["id"], view["view"]["legal"][0], view["ply"], *both)
+        assert response.status_code == 200, response.text
+
+
+def test_the_catalogue_lists_every_game_and_its_options(client):
+    catalogue = {g["name"]: g for g in client.get("/api/catalogue").json()}
+    assert set(catalogue) == set(GAMES)
+    assert catalogue["azul"]["players"] == [2, 4]
+    assert "variant" in [o["name"] for o in catalogue["azul"]["options"]]
+
+
+def test_the_games_list_shows_open_seats_and_filters_by_status(api):
+    waiting = api.create("kiln", ["human", "human"])
+    api.view(waiting["id"], tokens_of(waiting)[0])
+    listed = {g["id"]: g for g in api.client.get("/api/games", params={"status": "open"}).json()}
+    assert listed[waiting["id"]]["open_seats"] == [1]
+    assert api.client.get("/api/games", params={"status": "finished"}).json() == []
+    assert api.client.get("/api/games", params={"status": "lost"}).status_code == 422
+
+
+# -- refusals: a clear JSON error, the right status, and nothing changes ----------------------------
+@pytest.fixture
+def kiln_game(api):
+    created = api.create("kiln", ["human", "human"])
+    return created["id"], tokens_of(created)
+
+
+def refusal(response, status, *words):
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert body["status"] == status
+    for word in words:
+        assert word in body["error"]
+    return body
+
+
+def test_bad_moves_are_refused_and_change_nothing(api, kiln_game):
+    game_id, tokens = kiln_game
+    before = api.view(game_id, tokens[0])
+    mover, ply = before["to_move"], before["ply"]
+    other = 1 - mover
+    legal = before["view"]["legal"][0]
+    refusal(api.move(game_id, "zz99", ply, tokens[mover]), 400, "cannot read 'zz99'")
+    refusal(api.move(game_id, "pass", ply, tokens[mover]), 400)
+    refusal(api.move(game_id, legal, ply, tokens[other]), 409, "not your turn", f"P{mover + 1} is to move")
+    refusal(api.move(game_id, legal, ply + 1, tokens[mover]), 409, "stale move")
+    refusal(api.move(game_id, legal, ply, "not-a-token"), 403, "holds no seat")
+    refusal(api.move(game_id, legal, ply), 403, "needs a seat's token")
+    refusal(api.move("nosuchgame", legal, ply, tokens[mover]), 404, "no game")
+    assert api.view(game_id, tokens[0]) == before
+
+
+def test_a_replayed_move_is_stale(api, kiln_game):
+    game_id, tokens = kiln_game
+    view = api.view(game_id, tokens[0])
+    move = view["view"]["legal"][0]
+    assert api.move(game_id, move, view["ply"], tokens[view["to_move"]]).status_code == 200
+    after = api.view(game_id)
+    refusal(api.move(game_id, move, view["ply"], tokens[view["to_move"]]), 409, "stale move")
+    assert api.view(game_id) == after
+
+
+def test_a_token_from_another_game_holds_no_seat_here(api, kiln_game):
+    game_id, tokens = kiln_game
+    stranger = tokens_of(api.create("kiln", ["human", "human"]))[0]
+    view = api.view(game_id)
+    refusal(api.move(game_id, view["view"]["legal"][0], view["ply"], stranger), 403)
+    refusal(api.client.get(f"/api/games/{game_id}", headers={"X-Seat-Token": stranger}), 403)
+
+
+@pytest.mark.parametrize("body, status, words", [
+    ({"game": "chess", "players": ["human", "human"]}, 400, ["unknown game 'chess'", "azul, kiln, tiles, tuileries"]),
+    ({"game": "azul", "players": ["human", "wizard"]}, 400, ["unknown agent 'wizard'", "greedy, mcts, random"]),
+    ({"game": "azul", "players": ["human", "human"], "options": {"variant": "pink"}}, 400, ["'pink'", "'grey'"]),
+    ({"game": "azul", "players": ["human", "human"], "options": {"speed": 3}}, 400, ["unknown option 'speed'"]),
+    ({"game": "azul", "players": ["human"] * 5}, 400, ["players"]),
+    ({"game": "azul", "players": ["human", "human"], "options": {"players": 3}}, 400, ["players=3", "2 seats"]),
+    ({"game": "azul"}, 422, ["players"]),
+    ({"game": 7, "players": "human"}, 422, ["malformed request"]),
+])
+def test_bad_games_are_refused_with_what_is_allowed(api, body, status, words):
+    before = api.client.get("/api/games").json()
+    refusal(api.client.post("/api/games", json=body), status, *words)
+    assert api.client.get("/api/games").json() == before
+
+
+def test_oversized_and_malformed_bodies(api, kiln_game):
+    game_id, tokens = kiln_game
+    before = api.view(game_id)
+    huge = json.dumps({"move": "b8" + " " * 40_000, "ply": 0})
+    refusal(api.client.post(f"/api/games/{game_id}/moves", content=huge,
+                            headers={"content-type": "application/json", "X-Seat-Token": tokens[0]}), 413)
+
+    def chunks():
+        yield b'{"move": "'
+        for _ in range(40):
+            yield b"x" * 1000
+        yield b'", "ply": 0}'
+
+    refusal(api.client.post(f"/api/games/{game_id}/moves", content=chunks(),
+                            headers={"content-type": "application/json", "X-Seat-Token": tokens[0]}), 413)
+    refusal(api.client.post(f"/api/games/{game_id}/moves", content=b"{not json",
+                            headers={"content-type": "application/json", "X-Seat-Token": tokens[0]}), 422)
+    refusal(api.client.post(f"/api/games/{game_id}/moves", json={"move": "b8", "ply": -1},
+                            headers={"X-Seat-Token": tokens[0]}), 422, "ply")
+    assert api.view(game_id) == before
+
+
+def test_racing_moves_for_one_turn_exactly_one_lands(api, kiln_game):
+    game_id, tokens = kiln_game
+    view = api.view(game_id)
+    mover = tokens[view["to_move"]]
+    moves = view["view"]["legal"][:8]
+    with ThreadPoolExecutor(8) as pool:
+        responses = list(pool.map(lambda m: api.move(game_id, m, view["ply"], mover), moves))
+    assert sorted(r.status_code for r in responses) == [200] + [409] * (len(moves) - 1)
+    after = api.view(game_id)
+    room = room_of(api.client, game_id)
+    assert len(room.state.history()) == after["ply"]
+
+
+# -- hidden information -------------------------------------------------------------------------------
+@pytest.mark.parametrize("game", HIDDEN_HAND_GAMES)
+def test_no_response_shows_a_hand_to_anyone_else(api, game):
+    created = api.create(game, ["human", "human", "human"])
+    game_id, tokens = created["id"], tokens_of(created)
+    for _ in range(3):
+        api.play(game_id, tokens[api.view(game_id)["to_move"]])
+    room = room_of(api.client, game_id)
+    hub = api.client.app.state.hub
+    for viewer, seats in ((SPECTATOR, []), (0, [0]), (2, [2])):
+        payload, record = hub.payload(room, seats), hub.record(room, seats)
+        # a state dealt anew for what this viewer cannot see gives identical answers
+        for seed in range(3):
+            original = room.state
+            room.state = original.resample_hidden(viewer, random.Random(seed))
+            try:
+                assert hub.payload(room, seats) == payload
+                assert hub.record(room, seats) == record
+            finally:
+                room.state = original
+    spectator = api.view(game_id)["view"]
+    assert spectator["hand"] is None and spectator["legal"] == []
+    assert api.view(game_id, tokens[1])["view"]["hand"] == room.state.view(1)["hand"]
+
+
+@pytest.mark.parametrize("game", HIDDEN_HAND_GAMES)
+def test_refusals_do_not_reveal_the_movers_hand(api, game):
+    created = api.create(game, ["human", "human"])
+    game_id, tokens = created["id"], tokens_of(created)
+    view = api.view(game_id, tokens[0], tokens[1])
+    mover = view["to_move"]
+    hand = view["view"]["hand"]
+    body = refusal(api.move(game_id, view["view"]["legal"][0], view["ply"], tokens[1 - mover]), 409)
+    assert not any(tile in body["error"] for tile in hand)
+
+
+def test_azul_never_sends_the_secret_that_decides_the_bag(api):
+    created = api.create("azul", ["human", "human"])
+    game_id, tokens = created["id"], tokens_of(created)
+    seed = room_of(api.client, game_id).row.seed
+    texts = [json.dumps(created)]
+    for _ in range(4):
+        texts.append(json.dumps(api.play(game_id, tokens[api.view(game_id)["to_move"]])))
+    texts.append(api.client.get(f"/api/games/{game_id}/record").text)
+    texts.append(api.client.get("/api/games").text)
+    assert not any(seed in text for text in texts)
+    view = api.view(game_id)["view"]
+    assert isinstance(view["bag"], int)  # how many tiles, never their order
+
+
+def test_logs_never_carry_tokens_or_hands(api, caplog):
+    caplog.set_level(logging.DEBUG)
+    created = api.create("tuileries", ["human", "human"])
+    game_id, tokens = created["id"], tokens_of(created)
+    hands = []
+    for _ in range(3):
+        view = api.view(game_id, *tokens.values())
+        hands += view["view"]["hand"]
+        api.play(game_id, tokens[view["to_move"]])
+    api.move(game_id, "nonsense", 0, tokens[0])
+    text = caplog.text
+    assert game_id in text  # the server does log its games
+    assert not any(token in text for token in tokens.values())
+    assert not any(f"'{tile}'" in text or f'"{tile}"' in text for tile in hands)
+
+
+# -- WebSockets -------------------------------------------------------------------------------------------
+def test_every_client_gets_its_own_view_after_each_move(api):
+    created = api.create("tuileries", ["human", "human"])
+    game_id, tokens = created["id"], tokens_of(created)
+    with api.client.websocket_connect(f"/api/games/{game_id}/ws") as p1, \
+            api.client.websocket_connect(f"/api/games/{game_id}/ws") as p2, \
+            api.client.websocket_connect(f"/api/games/{game_id}/ws") as watcher:
+        p1.send_json({"tokens": [tokens[0]]})
+        first = p1.receive_json()
+        p2.send_json({"tokens": [tokens[1]]})
+        p2.receive_json()
+        p1.receive_json()  # P2's arrival: the game is now in play
+        watcher.send_json({"tokens": []})
+        assert watcher.receive_json()["view"]["hand"] is None
+        mover = first["to_move"]
+        legal = api.view(game_id, tokens[mover])["view"]["legal"]
+        (p1 if mover == 0 else p2).send_json({"move": legal[0], "ply": first["ply"]})
+        views = {name: ws.receive_json() for name, ws in (("p1", p1), ("p2", p2), ("watcher", watcher))}
+        assert {v["ply"] for v in views.values()} == {views["p1"]["ply"]} and views["p1"]["ply"] > first["ply"]
+        assert views["p1"]["view"]["hand"] == room_of(api.client, game_id).state.view(0)["hand"]
+        assert views["p2"]["view"]["hand"] == room_of(api.client, game_id).state.view(1)["hand"]
+        assert views["watcher"]["view"]["hand"] is None
+
+
+def test_a_refused_websocket_move_is_an_error_message_and_changes_nothing(api, kiln_game):
+    game_id, tokens = kiln_game
+    before = api.view(game_id)
+    with api.client.websocket_connect(f"/api/games/{game_id}/ws") as socket:
+        socket.send_json({"tokens": [tokens[before["to_move"]]]})
+        socket.receive_json()
+        socket.send_json({"move": "zz99", "ply": before["ply"]})
+        error = socket.receive_json()
+        assert error["type"] == "error" and error["status"] == 400 and "zz99" in error["error"]
+        socket.send_text("{broken")
+        assert socket.receive_json()["status"] == 422
+        socket.send_json({"move": before["view"]["legal"][0], "ply": before["ply"] + 5})
+        assert socket.receive_json()["status"] == 409
+    assert api.view(game_id)["ply"] == before["ply"]
+
+
+def test_a_websocket_with_a_bad_token_is_refused(api, kiln_game):
+    game_id, _ = kiln_game
+    with api.client.websocket_connect(f"/api/games/{game_id}/ws") as socket:
+        socket.send_json({"tokens": ["forged"]})
+        assert socket.receive_json() == {"type": "error", "error": "that token holds no seat in this game",
+                                          "status": 403}
+
+
+# -- AI seats, records and rematches ---------------------------------------------------------------------
+def test_ai_seats_answer_on_the_server(api):
+    created = api.create("azul", ["human", "random"])
+    game_id, token = created["id"], tokens_of(created)[0]
+    for _ in range(3):
+        view = api.wait_for(game_id, lambda v: v["to_move"] == 0, token)
+        api.play(game_id, token)
+    api.wait_for(game_id, lambda v: v["to_move"] == 0, token)
+
+
+def test_two_ai_seats_play_a_game_to_the_end(api):
+    created = api.create("kiln", ["greedy", "random"], goal=8)
+    assert created["seats"] == []
+    finished = api.wait_for(created["id"], lambda v: v["status"] == "finished")
+    assert sum(finished["result"]["returns"]) == pytest.approx(1.0)
+
+
+def finish(api, game, opponent="random"):
+    created = api.create(game, ["human", opponent])
+    game_id, token = created["id"], tokens_of(created)[0]
+    while True:
+        view = api.wait_for(game_id, lambda v: v["to_move"] in (0, None), token)
+        if view["status"] == "finished":
+            return game_id, token, view
+        api.play(game_id, token)
+
+
+def test_records_reveal_everything_only_when_the_game_is_over(api):
+    created = api.create("tiles", ["human", "human"])
+    game_id, tokens = created["id"], tokens_of(created)
+    api.play(game_id, tokens[api.view(game_id)["to_move"]])
+    partial = api.client.get(f"/api/games/{game_id}/record", headers={"X-Seat-Token": tokens[0]}).json()
+    history = room_of(api.client, game_id).state.history()
+    hidden = [i for i, a in enumerate(partial["actions"]) if a is None]
+    assert partial["format"] == "tileworks-partial-record" and hidden
+    assert [a for a in partial["actions"] if a is not None] == [history[i] for i in range(len(history))
+                                                                 if i not in hidden]
+    watched = api.client.get(f"/api/games/{game_id}/record").json()
+    assert watched["actions"].count(None) > len(hidden)  # a spectator sees neither hand
+
+    game_id, token, final = finish(api, "tuileries")
+    record = api.client.get(f"/api/games/{game_id}/record")
+    assert "attachment" in record.headers["content-disposition"]
+    loaded = load_record(record.json())
+    assert loaded.final_state().returns() == final["result"]["returns"]
+
+
+def test_a_rematch_rotates_the_seats_and_hands_each_holder_a_new_token(api):
+    game_id, token, _ = finish(api, "azul")
+    response = api.client.post(f"/api/games/{game_id}/rematch", headers={"X-Seat-Token": token})
+    assert response.status_code == 200, response.text
+    rematch = response.json()
+    assert [s["seat"] for s in rematch["seats"]] == [1]
+    new_view = api.view(rematch["id"], rematch["seats"][0]["token"])
+    assert [s["player"] for s in new_view["seats"]] == ["random", "human"]
+    assert api.view(game_id)["rematch"] == rematch["id"]
+    refusal(api.client.post(f"/api/games/{game_id}/rematch", headers={"X-Seat-Token": token}), 409, "already claimed")
+    refusal(api.client.post(f"/api/games/{game_id}/rematch"), 403)
+    unfinished = api.create("azul", ["human", "human"])
+    refusal(api.client.post(f"/api/games/{unfinished['id']}/rematch",
+                            headers={"X-Seat-Token": tokens_of(unfinished)[0]}), 409, "over")
