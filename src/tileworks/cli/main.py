@@ -185,7 +185,9 @@ def serve(
         _fail(f"cannot start the server: {exc}")
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     Console().print(f"tileworks is serving on [bold]http://{shown}:{port}[/] (database: {_safe_url(url)}); Ctrl-C stops it")
-    uvicorn.run(application, host=host, port=port, ws_max_size=MAX_BODY, log_level="info")
+    # views are small JSON: compressing each one costs more CPU than it saves on loopback or LAN
+    uvicorn.run(application, host=host, port=port, ws_max_size=MAX_BODY, ws_per_message_deflate=False,
+                log_level="info")
 
 
 def _safe_url(url: str) -> str:

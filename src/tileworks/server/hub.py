@@ -81,6 +81,9 @@ class Room:
     state: State
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     clients: set[Any] = field(default_factory=set)
+    #: views of the current state by viewer (many clients share one)
+    views: dict[int, dict[str, Any]] = field(default_factory=dict)
+    views_at: int = -1
     thinking: asyncio.Task[None] | None = None
 
     @property
@@ -283,7 +286,10 @@ class Hub:
         settle(state, room.row.seed)
         new_actions = state.history()[version:]
         status, result = _status(room.row, state), _result(state)
-        stored = await to_thread.run_sync(self.store.append, room.id, version, new_actions, status, result)
+        if self.store.local:
+            stored = self.store.append(room.id, version, new_actions, status, result)
+        else:
+            stored = await to_thread.run_sync(self.store.append, room.id, version, new_actions, status, result)
         if not stored:  # another server process moved first: take its state
             self.rooms[room.id] = fresh = await to_thread.run_sync(self._load, room.id)
             room.row, room.state = fresh.row, fresh.state
@@ -368,8 +374,17 @@ class Hub:
             "result": row.result,
             "rematch": row.rematch,
             "rematch_of": row.rematch_of,
-            "view": state.view(viewer),
+            "view": self.view(room, viewer),
         }
+
+    @staticmethod
+    def view(room: Room, viewer: int) -> dict[str, Any]:
+        if room.views_at != room.row.version:
+            room.views, room.views_at = {}, room.row.version
+        found = room.views.get(viewer)
+        if found is None:
+            found = room.views[viewer] = room.state.view(viewer)
+        return found
 
     def record(self, room: Room, seats: list[int]) -> dict[str, Any]:
         """A finished game's full record; an unfinished game's history and
