@@ -16,7 +16,7 @@ $(STAMP): requirements-dev.lock pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/tileworks play kiln --players human,random
+	$(BIN)/tileworks serve --host 127.0.0.1 --port 8000
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2
@@ -27,6 +27,7 @@ bench: $(STAMP)
 	for n in 2 3; do $(BIN)/python bench/bench_random_play.py tiles -o players=$$n; done
 	for n in 2 4 6; do $(BIN)/python bench/bench_random_play.py tuileries -o players=$$n; done
 	$(BIN)/python bench/bench_agents.py
+	$(BIN)/python bench/bench_server.py
 
 # Regenerate the lock files after changing requirements*.in (needs pip-tools).
 lock: $(STAMP)

@@ -88,9 +88,14 @@ def check_views_hide_what_they_must(state, rng):
     for seat in list(range(players)) + [SPECTATOR]:
         view = state.view(seat)
         json.dumps(view)  # plain JSON types
-        if seat == SPECTATOR:
-            continue
+        seen = state.visible_history(seat)
+        assert len(seen) == len(state.history())
+        assert all(a is None or a == b for a, b in zip(seen, state.history()))
         other = state.resample_hidden(seat, rng)
+        assert other.visible_history(seat) == seen  # what the viewer saw does not depend on the deal
+        if seat == SPECTATOR:
+            assert other.view(seat) == view
+            continue
         assert other.view(seat) == view
         assert other.observation_string(seat) == state.observation_string(seat)
         assert other.information_state_string(seat) == state.information_state_string(seat)

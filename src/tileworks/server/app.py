@@ -199,6 +199,11 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
             raise ServerError(404, "no such game")
         return await hub().room(game_id)
 
+    @app.get("/", include_in_schema=False)
+    async def home() -> dict[str, Any]:
+        return {"name": "tileworks", "version": tileworks.__version__, "api": "/docs",
+                "openapi": "/openapi.json", "games": "/api/games", "catalogue": "/api/catalogue"}
+
     @app.get("/api/catalogue", summary="The games and their options")
     async def catalogue() -> list[dict[str, Any]]:
         return [
