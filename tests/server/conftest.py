@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import time
 
 import pytest
 from fastapi.testclient import TestClient
 
 from tileworks.server import create_app
+from tileworks.server.store import connect, metadata
 
 
 class Api:
@@ -53,7 +55,15 @@ class Api:
 
 @pytest.fixture
 def db_url(tmp_path):
-    return f"sqlite:///{tmp_path / 'games.db'}"
+    """A fresh SQLite file; or, with TILEWORKS_TEST_DB set to another
+    SQLAlchemy URL (e.g. PostgreSQL), that database emptied."""
+    url = os.environ.get("TILEWORKS_TEST_DB")
+    if not url:
+        return f"sqlite:///{tmp_path / 'games.db'}"
+    engine = connect(url)
+    metadata.drop_all(engine)
+    engine.dispose()
+    return url
 
 
 @pytest.fixture

@@ -63,8 +63,8 @@ class Server:
 
 
 @pytest.fixture
-def server(tmp_path):
-    running = Server(f"sqlite:///{tmp_path / 'games.db'}").start()
+def server(db_url):
+    running = Server(db_url).start()
     yield running
     if running.process and running.process.poll() is None:
         running.kill()
