@@ -241,8 +241,9 @@ def test_logs_never_carry_tokens_or_hands(api, caplog):
 
 
 # -- WebSockets -------------------------------------------------------------------------------------------
-def test_every_client_gets_its_own_view_after_each_move(api):
-    created = api.create("tuileries", ["human", "human"])
+@pytest.mark.parametrize("game", GAMES)
+def test_every_client_gets_its_own_view_after_each_move(api, game):
+    created = api.create(game, ["human", "human"])
     game_id, tokens = created["id"], tokens_of(created)
     with api.client.websocket_connect(f"/api/games/{game_id}/ws") as p1, \
             api.client.websocket_connect(f"/api/games/{game_id}/ws") as p2, \
@@ -251,17 +252,20 @@ def test_every_client_gets_its_own_view_after_each_move(api):
         first = p1.receive_json()
         p2.send_json({"tokens": [tokens[1]]})
         p2.receive_json()
-        p1.receive_json()  # P2's arrival: the game is now in play
+        assert p1.receive_json()["status"] == "playing"  # told of P2's arrival
         watcher.send_json({"tokens": []})
-        assert watcher.receive_json()["view"]["hand"] is None
+        watcher.receive_json()
         mover = first["to_move"]
         legal = api.view(game_id, tokens[mover])["view"]["legal"]
         (p1 if mover == 0 else p2).send_json({"move": legal[0], "ply": first["ply"]})
-        views = {name: ws.receive_json() for name, ws in (("p1", p1), ("p2", p2), ("watcher", watcher))}
-        assert {v["ply"] for v in views.values()} == {views["p1"]["ply"]} and views["p1"]["ply"] > first["ply"]
-        assert views["p1"]["view"]["hand"] == room_of(api.client, game_id).state.view(0)["hand"]
-        assert views["p2"]["view"]["hand"] == room_of(api.client, game_id).state.view(1)["hand"]
-        assert views["watcher"]["view"]["hand"] is None
+        views = {seat: ws.receive_json() for seat, ws in ((0, p1), (1, p2), (SPECTATOR, watcher))}
+        state = room_of(api.client, game_id).state
+        for seat, message in views.items():
+            assert message["type"] == "view" and message["ply"] == len(state.history()) > first["ply"]
+            assert message["view"] == state.view(seat)
+        if game in HIDDEN_HAND_GAMES:
+            assert views[SPECTATOR]["view"]["hand"] is None
+            assert views[0]["view"]["hand"] != views[1]["view"]["hand"]
 
 
 def test_a_refused_websocket_move_is_an_error_message_and_changes_nothing(api, kiln_game):
