@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from xml.etree import ElementTree
 
 import pytest
 
@@ -83,6 +84,15 @@ def check_evaluate_after_matches_playing_out(state, game):
     assert snapshot(state) == before
 
 
+def check_pictures_hide_what_they_must(state, rng):
+    """Each seat's SVG is well-formed and the same for any deal of what that
+    seat cannot see."""
+    for seat in list(range(state.game().num_players())) + [SPECTATOR]:
+        picture = state.svg(seat)
+        ElementTree.fromstring(picture)
+        assert state.resample_hidden(seat, rng).svg(seat) == picture
+
+
 def check_views_hide_what_they_must(state, rng):
     players = state.game().num_players()
     for seat in list(range(players)) + [SPECTATOR]:
@@ -153,6 +163,7 @@ def check_state(state, game, shadow, rng):
         check_exactly_the_legal_actions_apply(state, game)
         if not state.is_chance_node() and not state.is_terminal():
             check_evaluate_after_matches_playing_out(state, game)
+        check_pictures_hide_what_they_must(state, rng)
     check_views_hide_what_they_must(state, rng)
 
 

@@ -14,7 +14,7 @@ import tileworks
 from tileworks.agents import split_specs
 from tileworks.cli.play import TerminalGame, parse_seats
 from tileworks.cli.replay import print_record, step_through
-from tileworks.core import RecordError
+from tileworks.core import SPECTATOR, RecordError
 from tileworks.core.records import load_record
 from tileworks.core.registry import game_info
 
@@ -104,6 +104,36 @@ def replay(
         step_through(loaded, console)
     else:
         print_record(loaded, console)
+
+
+@app.command()
+def render(
+    file: Annotated[Path, typer.Argument(help="a game record (JSON)")],
+    ply: Annotated[Optional[int], typer.Option(help="draw the position after this many actions (default: the last)")] = None,
+    svg: Annotated[bool, typer.Option("--svg/--text", help="an SVG picture, or plain text")] = False,
+    seat: Annotated[Optional[int], typer.Option(help="draw as this seat (1-based) sees it; default: a spectator")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="write to this file instead of the terminal")] = None,
+) -> None:
+    """Draw a position of a saved game as text or SVG."""
+    try:
+        loaded = load_record(file)
+        count = len(loaded.actions)
+        if ply is not None and not 0 <= ply <= count:
+            raise ValueError(f"--ply must be between 0 and {count}, the record's number of actions")
+        players = loaded.game.num_players()
+        if seat is not None and not 1 <= seat <= players:
+            raise ValueError(f"--seat must be between 1 and {players}")
+    except ValueError as exc:
+        _fail(str(exc))
+    state = loaded.game.new_initial_state()
+    for action in loaded.actions[:count if ply is None else ply]:
+        state.apply_action(action)
+    viewer = SPECTATOR if seat is None else seat - 1
+    drawing = state.svg(viewer) if svg else state.observation_string(viewer)
+    if out is None:
+        print(drawing)
+    else:
+        out.write_text(drawing + ("" if svg else "\n"), encoding="utf-8")
 
 
 @app.command()

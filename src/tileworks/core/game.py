@@ -375,6 +375,14 @@ class DelegatingState(State):
     def rich_text(self, viewer: int = SPECTATOR) -> Any:
         return self.render.render_rich(self.view(viewer))
 
+    def svg(self, viewer: int = SPECTATOR) -> str:
+        """The table as an SVG picture, as ``viewer`` sees it."""
+        return self.render.render_svg(self.view(viewer))
+
+    def _repr_svg_(self) -> str:
+        # Jupyter shows a state as the spectator's picture: no hidden hand
+        return self.svg()
+
     def evaluate(self, player: int) -> float:
         heuristics = getattr(self, "heuristics", None)
         return heuristics.evaluate(self, player) if heuristics else super().evaluate(player)

@@ -114,3 +114,94 @@ def render_text(view: dict[str, Any]) -> str:
 def render_rich(view: dict[str, Any]):
     """A :class:`rich.text.Text` with the tiles in colour."""
     return rich(layout(view))
+
+
+#: tile colours for pictures
+SVG_FILL = {"b": "#2f6fd0", "y": "#f2c230", "r": "#d8443c", "k": "#2b2b2b", "w": "#f4f1ea"}
+SVG_PALE = {"b": "#c9daf5", "y": "#fbeec2", "r": "#f3cfcc", "k": "#c8c8c8", "w": "#fbfaf7"}
+TILE = 22
+
+
+def _svg_tile(svg: Any, x: float, y: float, letter: str, size: float = TILE, **data: Any) -> None:
+    svg.rect(x, y, size - 2, size - 2, rx=3, fill=SVG_FILL[letter], stroke="#555", **data)
+
+
+def render_svg(view: dict[str, Any]) -> str:
+    """The table as SVG: factories, the centre, and each seat's pattern
+    lines, wall and floor. Shapes carry ``data-source``/``data-colour``
+    (tiles to take), ``data-line`` (1-5, f) and ``data-row``/``data-column``
+    (wall spaces) so that a client can make the legal choices clickable."""
+    from tileworks.core.svg import Svg
+
+    svg = Svg()
+    pad = 8
+    svg.text(pad, 16, f"Azul — round {view['round']} — bag {view['bag']}, lid {view['lid']}", size=13, anchor="start")
+    # factories in a row, then the centre
+    radius, x = 34, pad
+    for number, tiles in enumerate(view["factories"], start=1):
+        cx, cy = x + radius, 28 + radius
+        svg.circle(cx, cy, radius, fill="#f7efe0", stroke="#b9a27a", data_source=str(number))
+        for i, letter in enumerate(tiles):
+            _svg_tile(svg, cx - TILE + (i % 2) * TILE + 1, cy - TILE + (i // 2) * TILE + 1, letter,
+                      data_source=str(number), data_colour=letter)
+        svg.text(cx, cy + radius + 12, str(number), size=10)
+        x += 2 * radius + 8
+    centre_x, per_row = x + 4, 8
+    count = len(view["centre"]) + (1 if view["marker_in_centre"] else 0)
+    rows = max(1, -(-count // per_row))
+    svg.rect(centre_x, 28, per_row * TILE + 8, max(2 * radius, rows * TILE + 8), rx=8, fill="#efe7d6",
+             stroke="#b9a27a", data_source="c")
+    cells = (["1"] if view["marker_in_centre"] else []) + list(view["centre"])
+    for i, letter in enumerate(cells):
+        tx, ty = centre_x + 4 + (i % per_row) * TILE, 32 + (i // per_row) * TILE
+        if letter == "1":
+            svg.rect(tx, ty, TILE - 2, TILE - 2, rx=3, fill="#fff", stroke="#555")
+            svg.text(tx + TILE / 2 - 1, ty + 15, "1", size=12, aria_label="first-player marker")
+        else:
+            _svg_tile(svg, tx, ty, letter, data_source="c", data_colour=letter)
+    svg.text(centre_x + 4, 28 + max(2 * radius, rows * TILE + 8) + 12, "centre", size=10, anchor="start")
+    top = 28 + max(2 * radius, rows * TILE + 8) + 24
+    width = max(centre_x + per_row * TILE + 8 + pad, 2 * (11 * TILE + 40) + pad)
+    board_w, board_h = 11 * TILE + 30, 7 * TILE + 34
+    grey = view["variant"] == "grey"
+    for seat_index, seat in enumerate(view["seats"]):
+        bx = pad + (seat_index % 2) * (board_w + 10)
+        by = top + (seat_index // 2) * (board_h + 10)
+        mover = view["to_move"] == seat_index
+        svg.open_group(data_seat=str(seat_index))
+        svg.rect(bx, by, board_w, board_h, rx=8, fill="#faf6ee", stroke="#d08a2a" if mover else "#b9a27a",
+                 stroke_width=3 if mover else 1)
+        label = f"{seat['name']}  {seat['points']} points" + ("  (starts)" if seat.get("starter") else "")
+        svg.text(bx + 8, by + 16, label, size=12, anchor="start", font_weight="bold" if mover else None)
+        for line, content in enumerate(seat["lines"]):
+            y = by + 24 + line * TILE
+            for slot in range(line + 1):
+                x0 = bx + 8 + (4 - slot) * TILE
+                if slot < len(content):
+                    _svg_tile(svg, x0, y, content[slot], data_line=str(line + 1))
+                else:
+                    svg.rect(x0, y, TILE - 2, TILE - 2, rx=3, fill="#fff", stroke="#c9b48c", data_line=str(line + 1))
+            for column, letter in enumerate(seat["wall"][line]):
+                x0 = bx + 8 + 5 * TILE + 12 + column * TILE
+                data = {"data_row": str(line + 1), "data_column": str(column + 1)}
+                if letter != ".":
+                    _svg_tile(svg, x0, y, letter, **data)
+                else:
+                    pale = "#e6e6e6" if grey else SVG_PALE[COLOUR_LETTERS[(column - line) % 5]]
+                    svg.rect(x0, y, TILE - 2, TILE - 2, rx=3, fill=pale, stroke="#c9b48c", **data)
+        floor_y = by + 24 + 5 * TILE + 6
+        floor = ("1" if seat.get("marker") else "") + seat["floor"]
+        for space in range(7):
+            x0 = bx + 8 + space * TILE
+            penalty = FLOOR_PENALTY[space + 1] - FLOOR_PENALTY[space]
+            if space < len(floor) and floor[space] != "1":
+                _svg_tile(svg, x0, floor_y, floor[space], data_line="f")
+            else:
+                svg.rect(x0, floor_y, TILE - 2, TILE - 2, rx=3, fill="#fff", stroke="#c9b48c", data_line="f")
+                svg.text(x0 + TILE / 2 - 1, floor_y + 14, "1" if space < len(floor) else f"-{penalty}",
+                         size=9 if space >= len(floor) else 12, fill="#999" if space >= len(floor) else "#000")
+        svg.close_group()
+    rows_of_boards = -(-len(view["seats"]) // 2)
+    height = top + rows_of_boards * (board_h + 10) + 24
+    svg.text(pad, height - 8, view["decision"], size=12, anchor="start")
+    return svg.render(width, height, f"Azul, round {view['round']}: {view['decision']}")

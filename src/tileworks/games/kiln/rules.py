@@ -419,8 +419,6 @@ class KilnState(DelegatingState):
         other.winner = self.winner
         return other
 
-    def _repr_svg_(self) -> str:
-        return render.render_svg(self.view())
 
 
 KilnGame.state_class = KilnState

@@ -82,3 +82,62 @@ def render_text(view: dict[str, Any]) -> str:
 def render_rich(view: dict[str, Any]):
     """A :class:`rich.text.Text` with the triangles in colour."""
     return rich(layout(view))
+
+
+#: triangle colours for pictures
+SVG_FILL = {"w": "#f7f7f2", "g": "#9c9c9c", "b": "#262626"}
+CELL = 40
+
+
+def _svg_tile(svg: Any, x: float, y: float, code: str, size: float, **data: Any) -> None:
+    """A tile whose top-left corner is (x, y): four triangles meeting at its centre."""
+    cx, cy = x + size / 2, y + size / 2
+    corners = [(x, y), (x + size, y), (x + size, y + size), (x, y + size)]
+    svg.open_group(**data)
+    for side, colour in enumerate(code):  # north, east, south, west
+        a, b = corners[side], corners[(side + 1) % 4]
+        svg.polygon([a, b, (cx, cy)], fill=SVG_FILL[colour], stroke="#777", stroke_width=0.5)
+    svg.close_group()
+
+
+def render_svg(view: dict[str, Any]) -> str:
+    """The layout, the cells where the mover's tiles fit (dashed), and the
+    viewer's hand, as SVG. Cells carry ``data-cell="x,y"`` and hand tiles
+    ``data-tile``, so that a client can make the legal choices clickable."""
+    from tileworks.core.svg import Svg
+
+    svg = Svg()
+    pad = 10
+    seats = "  ".join(f"P{i + 1} ({c}) {p}" for i, (c, p) in enumerate(zip(view["colours"], view["points"], strict=False)))
+    svg.text(pad, 16, f"Tiles — deck {view['deck']}  {seats}", size=13, anchor="start")
+    fitting = sorted({move.split("@")[1] for move in view["legal"] if "@" in move})
+    cells = [(x, y) for x, y, _ in view["layout"]] + [tuple(map(int, c.split(","))) for c in fitting]
+    minx = min((x for x, _ in cells), default=0)
+    maxx = max((x for x, _ in cells), default=0)
+    miny = min((y for _, y in cells), default=0)
+    maxy = max((y for _, y in cells), default=0)
+    top = 28
+
+    def corner(x: int, y: int) -> tuple[float, float]:
+        return pad + (x - minx) * CELL, top + (maxy - y) * CELL  # north is up
+
+    for cell in fitting:
+        x, y = map(int, cell.split(","))
+        px, py = corner(x, y)
+        svg.rect(px + 2, py + 2, CELL - 4, CELL - 4, fill="#fff7d6", stroke="#d08a2a", stroke_dasharray="4 3",
+                 data_cell=cell)
+    for x, y, code in view["layout"]:
+        px, py = corner(x, y)
+        _svg_tile(svg, px, py, code, CELL, data_cell=f"{x},{y}")
+    y = top + (maxy - miny + 1) * CELL + 16
+    width = max(pad * 2 + (maxx - minx + 1) * CELL, 360)
+    if view["hand"] is not None:
+        svg.text(pad, y + 4, f"P{view['viewer'] + 1}'s hand", size=12, anchor="start")
+        for i, code in enumerate(view["hand"]):
+            _svg_tile(svg, pad + i * (CELL + 6), y + 12, code, CELL, data_tile=code)
+        width = max(width, pad * 2 + len(view["hand"]) * (CELL + 6))
+        y += CELL + 28
+    sizes = "  ".join(f"P{i + 1}: {n}" for i, n in enumerate(view["hand_sizes"]))
+    svg.text(pad, y + 4, f"tiles in hand  {sizes}   discards: {len(view['discards'])}", size=11, anchor="start")
+    svg.text(pad, y + 22, view["decision"], size=12, anchor="start")
+    return svg.render(width, y + 32, f"Tiles: {view['decision']}")

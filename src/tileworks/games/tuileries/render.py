@@ -62,3 +62,58 @@ def render_text(view: dict[str, Any]) -> str:
 def render_rich(view: dict[str, Any]):
     """A :class:`rich.text.Text` with the tiles in their colours."""
     return rich(layout(view))
+
+
+#: tile colours and sign symbols for pictures
+SVG_FILL = {"b": "#2f6fd0", "y": "#e8b923", "r": "#d8443c", "g": "#3e9a4f"}
+SVG_SIGN = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+SVG_VALUE = {"k": "K", "q": "Q", "n": "N", "j": "J"}
+SQUARE = 44
+
+
+def _svg_tile(svg: Any, x: float, y: float, name: str, size: float, **data: Any) -> None:
+    colour, value, sign = name
+    svg.open_group(**data)
+    svg.rect(x + 2, y + 2, size - 4, size - 4, rx=5, fill=SVG_FILL[colour], stroke="#333")
+    svg.text(x + size / 2, y + size / 2 + 1, SVG_VALUE[value], size=size * 0.36, fill="#fff", font_weight="bold")
+    svg.text(x + size / 2, y + size - 7, SVG_SIGN[sign], size=size * 0.28, fill="#fff")
+    svg.close_group()
+
+
+def render_svg(view: dict[str, Any]) -> str:
+    """The board (circles marked), the viewer's hand, scores and the
+    decision, as SVG. Squares carry ``data-square`` and hand tiles
+    ``data-tile``, so that a client can make the legal choices clickable."""
+    from tileworks.core.svg import Svg
+
+    svg = Svg()
+    pad, top = 24, 30
+    scores = "  ".join(f"P{i + 1} {p}" for i, p in enumerate(view["points"]))
+    svg.text(pad - 14, 18, f"Tuileries — pile {view['pile']}  {scores}", size=13, anchor="start")
+    open_squares = {move.split("@")[1] for move in view["legal"] if "@" in move}
+    for rank in range(8, 0, -1):
+        for f, file in enumerate("abcdefgh"):
+            name = f"{file}{rank}"
+            x, y = pad + f * SQUARE, top + (8 - rank) * SQUARE
+            shade = "#fff7d6" if name in open_squares else ("#efe7d6" if (f + rank) % 2 else "#f8f3ea")
+            svg.rect(x, y, SQUARE, SQUARE, fill=shade, stroke="#c9b48c", data_square=name)
+            if name in view["circles"]:
+                svg.circle(x + SQUARE / 2, y + SQUARE / 2, SQUARE / 2 - 4, fill="none", stroke="#b05a2a",
+                           stroke_width=2, data_square=name)
+            tile = view["board"].get(name)
+            if tile:
+                _svg_tile(svg, x, y, tile, SQUARE, data_square=name)
+        svg.text(pad - 8, top + (8 - rank) * SQUARE + SQUARE / 2 + 4, str(rank), size=10, fill="#777")
+    for f, file in enumerate("abcdefgh"):
+        svg.text(pad + f * SQUARE + SQUARE / 2, top + 8 * SQUARE + 12, file, size=10, fill="#777")
+    y = top + 8 * SQUARE + 24
+    width = pad * 2 + 8 * SQUARE
+    if view["hand"] is not None:
+        svg.text(pad, y + 4, f"P{view['viewer'] + 1}'s hand", size=12, anchor="start")
+        for i, name in enumerate(view["hand"]):
+            _svg_tile(svg, pad + (i % 8) * SQUARE, y + 10 + (i // 8) * SQUARE, name, SQUARE, data_tile=name)
+        y += 14 + (-(-len(view["hand"]) // 8)) * SQUARE
+    sizes = "  ".join(f"P{i + 1}: {n}" for i, n in enumerate(view["hand_sizes"]))
+    svg.text(pad, y + 12, f"tiles in hand  {sizes}", size=11, anchor="start")
+    svg.text(pad, y + 30, view["decision"], size=12, anchor="start")
+    return svg.render(width, y + 40, f"Tuileries: {view['decision']}")

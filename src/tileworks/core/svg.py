@@ -1,0 +1,65 @@
+"""A small SVG writer shared by the games' renderers.
+
+Shapes take their attributes as keywords (``stroke_width`` is written
+``stroke-width``, ``data_move`` is ``data-move``); ``data-*`` attributes
+name what a shape shows, so that a client can make it clickable. Text is
+escaped.
+
+>>> svg = Svg()
+>>> svg.rect(0, 0, 10, 10, fill="#fff", data_cell="a1")
+>>> svg.text(5, 8, "<1>", size=9)
+>>> print(svg.render(20, 12, "a board"))  # doctest: +NORMALIZE_WHITESPACE
+<svg xmlns="http://www.w3.org/2000/svg" width="20" height="12" viewBox="0 0 20 12" role="img"><title>a board</title><rect x="0" y="0" width="10" height="10" fill="#fff" data-cell="a1"/><text x="5" y="8" font-size="9" font-family="sans-serif" text-anchor="middle">&lt;1&gt;</text></svg>
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+
+def _attrs(attributes: dict[str, Any]) -> str:
+    return "".join(
+        f' {key.replace("_", "-")}="{escape(str(value))}"' for key, value in attributes.items() if value is not None
+    )
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+class Svg:
+    """Collects shapes; :meth:`render` wraps them in an ``<svg>`` element."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def rect(self, x: float, y: float, width: float, height: float, **attributes: Any) -> None:
+        self.parts.append(f'<rect x="{_number(x)}" y="{_number(y)}" width="{_number(width)}" '
+                          f'height="{_number(height)}"{_attrs(attributes)}/>')
+
+    def circle(self, cx: float, cy: float, r: float, **attributes: Any) -> None:
+        self.parts.append(f'<circle cx="{_number(cx)}" cy="{_number(cy)}" r="{_number(r)}"{_attrs(attributes)}/>')
+
+    def polygon(self, points: list[tuple[float, float]], **attributes: Any) -> None:
+        joined = " ".join(f"{_number(x)},{_number(y)}" for x, y in points)
+        self.parts.append(f'<polygon points="{joined}"{_attrs(attributes)}/>')
+
+    def text(self, x: float, y: float, words: str, size: float = 11, anchor: str = "middle", **attributes: Any) -> None:
+        self.parts.append(
+            f'<text x="{_number(x)}" y="{_number(y)}" font-size="{_number(size)}" font-family="sans-serif" '
+            f'text-anchor="{anchor}"{_attrs(attributes)}>{escape(words)}</text>'
+        )
+
+    def open_group(self, **attributes: Any) -> None:
+        self.parts.append(f"<g{_attrs(attributes)}>")
+
+    def close_group(self) -> None:
+        self.parts.append("</g>")
+
+    def render(self, width: float, height: float, title: str) -> str:
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{_number(width)}" height="{_number(height)}" '
+            f'viewBox="0 0 {_number(width)} {_number(height)}" role="img"><title>{escape(title)}</title>'
+            + "".join(self.parts) + "</svg>"
+        )
