@@ -93,6 +93,24 @@ def check_pictures_hide_what_they_must(state, rng):
         assert state.resample_hidden(seat, rng).svg(seat) == picture
 
 
+def check_every_choice_can_be_clicked(state):
+    """Each legal move's clicks name shapes in the mover's picture (or are
+    buttons), and no two moves share their clicks."""
+    mover = state.current_player()
+    picture = ElementTree.fromstring(state.svg(mover))
+    shapes = [
+        {key[5:]: value for key, value in e.attrib.items() if key.startswith("data-")} for e in picture.iter()
+    ]
+    choices = state.choices()
+    assert [c["move"] for c in choices] == [state.action_to_string(a) for a in state.legal_actions()]
+    sequences = [json.dumps(c["clicks"], sort_keys=True) for c in choices if c["clicks"]]
+    assert len(sequences) == len(set(sequences)), "two moves share their clicks"
+    wanted = {json.dumps(click, sort_keys=True) for c in choices for click in c["clicks"] if "button" not in click}
+    for text in wanted:
+        click = json.loads(text)
+        assert any(click.items() <= shape.items() for shape in shapes), f"nothing to click for {click}"
+
+
 def check_views_hide_what_they_must(state, rng):
     players = state.game().num_players()
     for seat in list(range(players)) + [SPECTATOR]:
@@ -164,6 +182,8 @@ def check_state(state, game, shadow, rng):
         if not state.is_chance_node() and not state.is_terminal():
             check_evaluate_after_matches_playing_out(state, game)
         check_pictures_hide_what_they_must(state, rng)
+        if not state.is_chance_node() and not state.is_terminal():
+            check_every_choice_can_be_clicked(state)
     check_views_hide_what_they_must(state, rng)
 
 

@@ -379,6 +379,21 @@ class DelegatingState(State):
         """The table as an SVG picture, as ``viewer`` sees it."""
         return self.render.render_svg(self.view(viewer))
 
+    def choices(self) -> list[dict[str, Any]]:
+        """The mover's legal moves, each with the clicks on the SVG picture
+        that make it: ``{"move": "3r2", "clicks": [{"source": "3", "colour":
+        "r"}, {"seat": "0", "line": "2"}]}``. A click names the ``data-*``
+        attributes of the shape to click, or is ``{"button": label}``: a
+        choice the client offers as a button once the clicks before it are
+        made. A move with no clicks at all is offered as a button."""
+        if self.is_chance_node() or self.is_terminal():
+            return []
+        clicks = getattr(self.notation, "clicks", None)
+        return [
+            {"move": self.action_to_string(a), "clicks": clicks(self, a) if clicks else []}
+            for a in self.legal_actions()
+        ]
+
     def _repr_svg_(self) -> str:
         # Jupyter shows a state as the spectator's picture: no hidden hand
         return self.svg()

@@ -64,6 +64,28 @@ def action_to_string(state: "AzulState", action: int) -> str:
     return draft_to_string(game, action)
 
 
+def clicks(state: "AzulState", action: int) -> list[dict[str, str]]:
+    """The clicks on the SVG picture that make a player action: the tiles
+    (source and colour) then the pattern line or floor of the mover's board;
+    on the grey wall, the wall space.
+
+    >>> import tileworks
+    >>> game = tileworks.load_game("azul")
+    >>> state = game.new_initial_state()
+    >>> clicks(state, (2 * 5 + 2) * 6 + 1)
+    [{'source': '3', 'colour': 'r'}, {'seat': '-1', 'line': '2'}]
+    """
+    seat = str(state.player)
+    if action >= state._game.place_base:
+        return [{"seat": seat, "row": str(state.place_line + 1), "column": str(action - state._game.place_base + 1)}]
+    source, rest = divmod(action, 5 * k.DESTINATIONS)
+    colour, dest = divmod(rest, k.DESTINATIONS)
+    return [
+        {"source": source_name(state._game, source), "colour": k.COLOUR_LETTERS[colour]},
+        {"seat": seat, "line": "f" if dest == k.FLOOR else str(dest + 1)},
+    ]
+
+
 def draft_to_string(game: "AzulGame", action: int) -> str:
     """>>> import tileworks
     >>> game = tileworks.load_game("azul")

@@ -178,12 +178,13 @@ def render_svg(view: dict[str, Any]) -> str:
             for slot in range(line + 1):
                 x0 = bx + 8 + (4 - slot) * TILE
                 if slot < len(content):
-                    _svg_tile(svg, x0, y, content[slot], data_line=str(line + 1))
+                    _svg_tile(svg, x0, y, content[slot], data_seat=str(seat_index), data_line=str(line + 1))
                 else:
-                    svg.rect(x0, y, TILE - 2, TILE - 2, rx=3, fill="#fff", stroke="#c9b48c", data_line=str(line + 1))
+                    svg.rect(x0, y, TILE - 2, TILE - 2, rx=3, fill="#fff", stroke="#c9b48c",
+                             data_seat=str(seat_index), data_line=str(line + 1))
             for column, letter in enumerate(seat["wall"][line]):
                 x0 = bx + 8 + 5 * TILE + 12 + column * TILE
-                data = {"data_row": str(line + 1), "data_column": str(column + 1)}
+                data = {"data_seat": str(seat_index), "data_row": str(line + 1), "data_column": str(column + 1)}
                 if letter != ".":
                     _svg_tile(svg, x0, y, letter, **data)
                 else:
@@ -195,9 +196,10 @@ def render_svg(view: dict[str, Any]) -> str:
             x0 = bx + 8 + space * TILE
             penalty = FLOOR_PENALTY[space + 1] - FLOOR_PENALTY[space]
             if space < len(floor) and floor[space] != "1":
-                _svg_tile(svg, x0, floor_y, floor[space], data_line="f")
+                _svg_tile(svg, x0, floor_y, floor[space], data_seat=str(seat_index), data_line="f")
             else:
-                svg.rect(x0, floor_y, TILE - 2, TILE - 2, rx=3, fill="#fff", stroke="#c9b48c", data_line="f")
+                svg.rect(x0, floor_y, TILE - 2, TILE - 2, rx=3, fill="#fff", stroke="#c9b48c",
+                         data_seat=str(seat_index), data_line="f")
                 svg.text(x0 + TILE / 2 - 1, floor_y + 14, "1" if space < len(floor) else f"-{penalty}",
                          size=9 if space >= len(floor) else 12, fill="#999" if space >= len(floor) else "#000")
         svg.close_group()

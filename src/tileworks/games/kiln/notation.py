@@ -113,6 +113,21 @@ def player_action_to_string(action: int) -> str:
     return str(action)
 
 
+def clicks(state: "KilnState", action: int) -> list[dict[str, str]]:
+    """The clicks on the SVG picture that make a player action: a border
+    cell to push from, a kiln cell of the group to take, a cell of the
+    mover's warehouse; keep, sales and pass have no click (a client shows
+    them as buttons)."""
+    if k.PUSH <= action < k.GROUP:
+        return [{"border": BORDER_NAMES[action]}]
+    if k.GROUP <= action < k.PLACE:
+        return [{"kiln": KILN_CELL_NAMES[action - k.GROUP]}]
+    if k.PLACE <= action < k.KEEP:
+        index = (action - k.PLACE) % (k.ERASE - k.PLACE)
+        return [{"warehouse": k.COLOUR_NAMES[state.mover_colour()], "cell": _cell(index)}]
+    return []
+
+
 def _digits(subset: int) -> str:
     return "".join(str(i + 1) for i in range(5) if subset >> i & 1)
 

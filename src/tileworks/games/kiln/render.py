@@ -154,15 +154,17 @@ def render_rich(view: dict[str, Any]):
 
 
 def render_svg(view: dict[str, Any], cell: int = 28) -> str:
-    """An SVG picture of the rack and the warehouses (Jupyter shows it)."""
-    parts = []
+    """An SVG picture of the kiln, its border and the warehouses (Jupyter
+    shows it). Shapes carry ``data-border``, ``data-kiln`` and
+    ``data-warehouse``/``data-cell``, so that a client can make the legal
+    choices clickable."""
+    from tileworks.core.svg import Svg
+
+    svg = Svg()
     pad = 4
 
-    def square(x: float, y: float, letter: str, size: int = cell) -> None:
-        parts.append(
-            f'<rect x="{x}" y="{y}" width="{size - 2}" height="{size - 2}" rx="3" '
-            f'fill="{SVG_FILL.get(letter, "#eee")}" stroke="#999"/>'
-        )
+    def square(x: float, y: float, letter: str, size: int = cell, **data: Any) -> None:
+        svg.rect(x, y, size - 2, size - 2, rx=3, fill=SVG_FILL.get(letter, "#eee"), stroke="#999", **data)
 
     for rank in range(8, 0, -1):
         for f, file in enumerate(FILES):
@@ -170,34 +172,27 @@ def render_svg(view: dict[str, Any], cell: int = 28) -> str:
             if edge_file and edge_rank:
                 continue
             x, y = pad + f * cell, pad + (8 - rank) * cell
+            name = f"{file}{rank}"
             if edge_file or edge_rank:
-                name = f"{file}{rank}"
                 letter = view["outer"]["tile"] if view["outer"]["cell"] == name else "."
                 if letter == ".":
-                    parts.append(
-                        f'<rect x="{x}" y="{y}" width="{cell - 2}" height="{cell - 2}" fill="none" stroke="#ccc"/>'
-                    )
+                    svg.rect(x, y, cell - 2, cell - 2, fill="none", stroke="#ccc", data_border=name)
                     continue
+                square(x, y, letter, data_border=name)
             else:
-                letter = view["kiln"][7 - rank][f - 1]
-            square(x, y, letter)
+                square(x, y, view["kiln"][7 - rank][f - 1], data_kiln=name)
     small = cell // 2
     top = pad + 8 * cell + 10
     left = pad
     for seat in view["seats"]:
         for colour, rows in zip(seat["colours"], seat["warehouses"], strict=True):
-            parts.append(
-                f'<text x="{left}" y="{top + 10}" font-family="sans-serif" font-size="11">'
-                f'{seat["name"]} {colour} {seat["points"]}</text>'
-            )
+            svg.text(left, top + 10, f'{seat["name"]} {colour} {seat["points"]}', anchor="start")
             for r, row in enumerate(rows):
                 for c, ch in enumerate(row):
                     letter = colour[0].upper() if ch == "#" else "."
-                    square(left + c * small, top + 14 + r * small, letter, small)
+                    square(left + c * small, top + 14 + r * small, letter, small,
+                           data_warehouse=colour, data_cell=f"{r + 1}{c + 1}")
             left += 5 * small + 16
     width = max(pad * 2 + 8 * cell, left)
     height = top + 14 + 5 * small + pad
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}">' + "".join(parts) + "</svg>"
-    )
+    return svg.render(width, height, f"KILN: {view['decision']}")

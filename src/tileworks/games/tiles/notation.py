@@ -67,6 +67,21 @@ def action_to_string(state: "TilesState", action: int) -> str:
     return str(action)
 
 
+def clicks(state: "TilesState", action: int) -> list[dict[str, str]]:
+    """The clicks on the SVG picture that make a player action: the hand
+    tile, the cell, then the rotation as a button (a client skips it when
+    only one rotation fits there); a discard is the hand tile alone, and a
+    pass has no click."""
+    game = state._game
+    if action == game.pass_action:
+        return []
+    if game.discard_base <= action < game.pass_action:
+        return [{"tile": game.tileset.kinds[action - game.discard_base]}]
+    code, cell = action_to_string(state, action).split("@")
+    kind = game.tileset.kinds[(action >> 2) % game.kinds]
+    return [{"tile": kind}, {"cell": cell}, {"button": code}]
+
+
 def string_to_action(state: "TilesState", text: str) -> int:
     """Read a move typed in notation; it must be legal in ``state``."""
     return read_move(

@@ -52,6 +52,16 @@ def action_to_string(state: "TuileriesState", action: int) -> str:
     return str(action)
 
 
+def clicks(state: "TuileriesState", action: int) -> list[dict[str, str]]:
+    """The clicks on the SVG picture that make a placement: the hand tile,
+    then the square.
+
+    >>> clicks(None, (16 * 2 + 4 * 2 + 2) * 64 + 18)
+    [{'tile': 'rnd'}, {'square': 'c3'}]
+    """
+    return [{"tile": tile_name(action >> 6)}, {"square": SQUARE_NAMES[action & 63]}]
+
+
 def string_to_action(state: "TuileriesState", text: str) -> int:
     """Read a move typed in notation; it must be legal in ``state``."""
     return read_move(state, text, _parse, "a Tuileries", "moves look like rnd@c3 (red knight of diamonds on c3)")
