@@ -35,3 +35,19 @@ def test_two_servers_on_one_database_cannot_both_take_a_turn(db_url):
         raced = b.move(game_id, legal[1], view["ply"], token)
         assert raced.status_code == 409 and "another move was made first" in raced.json()["error"]
         assert b.view(game_id) == a.view(game_id)  # the loser took the winner's state
+
+
+def test_idle_games_leave_memory_and_come_back_from_the_store(db_url):
+    app = create_app(db_url=db_url, ai_workers=1)
+    with TestClient(app) as client:
+        api = Api(client)
+        hub = client.app.state.hub
+        hub.max_rooms = 3
+        games = [api.create("kiln", ["human", "human"]) for _ in range(5)]
+        assert len(hub.rooms) == 3
+        first = games[0]
+        token = first["seats"][0]["token"]
+        view = api.view(first["id"], token)  # reloaded from the store
+        assert view["ply"] > 0 and first["id"] in hub.rooms and len(hub.rooms) == 3
+        mover = {s["seat"]: s["token"] for s in first["seats"]}[view["to_move"]]
+        assert api.move(first["id"], view["view"]["legal"][0], view["ply"], mover).status_code == 200

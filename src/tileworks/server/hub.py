@@ -38,6 +38,9 @@ log = logging.getLogger("tileworks.server")
 HUMAN = "human"
 #: most seats one game may have (the largest of any game's player counts)
 MAX_SEATS = 8
+#: games kept in memory; beyond this, idle ones (no client, no AI thinking)
+#: are dropped, least recently used first, and reloaded from the store on demand
+MAX_ROOMS = 2000
 
 
 class ServerError(Exception):
@@ -94,9 +97,11 @@ class Room:
 class Hub:
     """Every game this server hosts, loaded on demand from the store."""
 
-    def __init__(self, store: Store, ai_workers: int = 2):
+    def __init__(self, store: Store, ai_workers: int = 2, max_rooms: int = MAX_ROOMS):
         self.store = store
+        #: rooms in memory, least recently used first
         self.rooms: dict[str, Room] = {}
+        self.max_rooms = max_rooms
         self._loading: dict[str, asyncio.Lock] = {}
         self.ai_workers = ai_workers
         self.pool: ProcessPoolExecutor | None = None
@@ -160,7 +165,7 @@ class Hub:
         row.result = _result(state)
         await to_thread.run_sync(self.store.create, row, state.history())
         room = Room(row, state)
-        self.rooms[row.id] = room
+        self._keep(room)
         if rematch_of is not None:
             rematch_of.row.rematch = row.id
             await self.broadcast(rematch_of)
@@ -197,16 +202,34 @@ class Hub:
 
     # -- finding games and seats -------------------------------------------------------------
     async def room(self, game_id: str) -> Room:
-        room = self.rooms.get(game_id)
+        room = self.rooms.pop(game_id, None)
         if room is not None:
+            self.rooms[game_id] = room  # now the most recently used
             return room
         lock = self._loading.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            room = self.rooms.get(game_id)
-            if room is None:
-                room = await to_thread.run_sync(self._load, game_id)
-                self.rooms[game_id] = room
+        try:
+            async with lock:
+                room = self.rooms.get(game_id)
+                if room is None:
+                    room = await to_thread.run_sync(self._load, game_id)
+                    self._keep(room)
+        finally:
+            self._loading.pop(game_id, None)
         return room
+
+    def _keep(self, room: Room) -> None:
+        """Hold ``room`` in memory, dropping idle rooms beyond the limit. A
+        dropped room's state is all in the store; a request still holding it
+        is safe, because commits check the stored version."""
+        self.rooms[room.id] = room
+        if len(self.rooms) <= self.max_rooms:
+            return
+        for game_id, old in list(self.rooms.items()):
+            if len(self.rooms) <= self.max_rooms:
+                break
+            busy = old.clients or (old.thinking is not None and not old.thinking.done()) or old.lock.locked()
+            if old is not room and not busy:
+                del self.rooms[game_id]
 
     def _load(self, game_id: str) -> Room:
         found = self.store.load(game_id) if len(game_id) <= 24 else None
@@ -291,8 +314,8 @@ class Hub:
         else:
             stored = await to_thread.run_sync(self.store.append, room.id, version, new_actions, status, result)
         if not stored:  # another server process moved first: take its state
-            self.rooms[room.id] = fresh = await to_thread.run_sync(self._load, room.id)
-            room.row, room.state = fresh.row, fresh.state
+            fresh = await to_thread.run_sync(self._load, room.id)
+            room.row, room.state = fresh.row, fresh.state  # the same room: its clients stay
             raise ServerError(409, "another move was made first")
         room.state = state
         room.row.version = version + len(new_actions)
