@@ -214,7 +214,7 @@ def serve(
     except Exception as exc:  # pragma: no cover - e.g. an unreadable URL
         _fail(f"cannot start the server: {exc}")
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    Console().print(f"tileworks is serving on [bold]http://{shown}:{port}[/] (database: {_safe_url(url)}); Ctrl-C stops it")
+    Console(soft_wrap=True).print(f"tileworks is serving on [bold]http://{shown}:{port}[/] (database: {_safe_url(url)}); Ctrl-C stops it")
     # views are small JSON: compressing each one costs more CPU than it saves on loopback or LAN
     uvicorn.run(application, host=host, port=port, ws_max_size=MAX_BODY, ws_per_message_deflate=False,
                 log_level="info")
