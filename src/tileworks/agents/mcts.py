@@ -23,12 +23,12 @@ import time
 from tileworks.agents.base import Agent
 from tileworks.core import State, sample_chance
 
-#: named difficulty levels: (iterations, seconds cap, rollout depth). The weak
-#: levels pair small budgets with long, noisy rollouts; the strong ones search
+#: named difficulty levels: (iterations, seconds cap, rollout depth). The
+#: beginner pairs a tiny budget with long, noisy rollouts; the others search
 #: more and cut rollouts where the game asks (None: ``State.rollout_depth``).
 LEVELS = {
     "beginner": (20, 0.5, 8),
-    "easy": (100, 0.5, 4),
+    "easy": (100, 0.5, None),
     "medium": (600, 0.9, None),
     "hard": (3000, 3.0, None),
     "expert": (12000, 9.5, None),
