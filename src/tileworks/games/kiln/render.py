@@ -161,7 +161,8 @@ def render_svg(view: dict[str, Any], cell: int = 28) -> str:
     from tileworks.core.svg import Svg
 
     svg = Svg()
-    pad = 4
+    pad, head = 4, 18
+    svg.text(pad, 13, f"KILN — turn {view['turn']} — goal {view['goal']}", size=12, anchor="start")
 
     def square(x: float, y: float, letter: str, size: int = cell, **data: Any) -> None:
         svg.rect(x, y, size - 2, size - 2, rx=3, fill=SVG_FILL.get(letter, "#eee"), stroke="#999", **data)
@@ -171,7 +172,7 @@ def render_svg(view: dict[str, Any], cell: int = 28) -> str:
             edge_file, edge_rank = f in (0, 7), rank in (1, 8)
             if edge_file and edge_rank:
                 continue
-            x, y = pad + f * cell, pad + (8 - rank) * cell
+            x, y = pad + f * cell, head + (8 - rank) * cell
             name = f"{file}{rank}"
             if edge_file or edge_rank:
                 letter = view["outer"]["tile"] if view["outer"]["cell"] == name else "."
@@ -182,17 +183,28 @@ def render_svg(view: dict[str, Any], cell: int = 28) -> str:
             else:
                 square(x, y, view["kiln"][7 - rank][f - 1], data_kiln=name)
     small = cell // 2
-    top = pad + 8 * cell + 10
+    if view["pending"]:  # the group taken, waiting to be placed
+        px = pad + 8 * cell + 10
+        svg.text(px, head + 10, "to place", size=10, anchor="start")
+        letter = view["colour"][0].upper() if view["colour"] else "."
+        for r, row in enumerate(view["pending"]):
+            for c, ch in enumerate(row):
+                if ch == "#":
+                    square(px + c * small, head + 16 + r * small, letter, small)
+    top = head + 8 * cell + 10
     left = pad
-    for seat in view["seats"]:
+    for seat_index, seat in enumerate(view["seats"]):
+        mover = view["to_move"] == seat_index
         for colour, rows in zip(seat["colours"], seat["warehouses"], strict=True):
-            svg.text(left, top + 10, f'{seat["name"]} {colour} {seat["points"]}', anchor="start")
+            svg.text(left, top + 10, f'{seat["name"]} {colour} {seat["points"]}', anchor="start",
+                     font_weight="bold" if mover else None)
             for r, row in enumerate(rows):
                 for c, ch in enumerate(row):
                     letter = colour[0].upper() if ch == "#" else "."
                     square(left + c * small, top + 14 + r * small, letter, small,
                            data_warehouse=colour, data_cell=f"{r + 1}{c + 1}")
             left += 5 * small + 16
-    width = max(pad * 2 + 8 * cell, left)
-    height = top + 14 + 5 * small + pad
+    width = max(pad * 2 + 8 * cell + (5 * small + 16 if view["pending"] else 0), left, 260)
+    height = top + 14 + 5 * small + 22
+    svg.text(pad, height - 6, view["decision"], size=11, anchor="start")
     return svg.render(width, height, f"KILN: {view['decision']}")
