@@ -24,9 +24,16 @@ class Agent(ABC):
     def restart(self) -> None:
         self.rng = random.Random(self.seed)
 
-    @abstractmethod
     def step(self, state: State) -> int:
         """The action this agent chooses for the player to move in ``state``."""
+        legal = state.legal_actions()
+        if not legal:
+            raise ValueError(f"no legal action to choose: {state.decision()}")
+        return self._choose(state, legal)
+
+    @abstractmethod
+    def _choose(self, state: State, legal: list[int]) -> int:
+        """One of ``legal`` (never empty), for the player to move in ``state``."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed!r})"

@@ -16,10 +16,7 @@ class GreedyAgent(Agent):
 
     name = "greedy"
 
-    def step(self, state: State) -> int:
-        legal = state.legal_actions()
-        if not legal:
-            raise ValueError(f"no legal action to choose: {state.decision()}")
+    def _choose(self, state: State, legal: list[int]) -> int:
         if len(legal) == 1:
             return legal[0]
         best: list[int] = []

@@ -86,10 +86,7 @@ class MCTSAgent(Agent):
         super().restart()
         self._kept = None
 
-    def step(self, state: State) -> int:
-        legal = state.legal_actions()
-        if not legal:
-            raise ValueError(f"no legal action to choose: {state.decision()}")
+    def _choose(self, state: State, legal: list[int]) -> int:
         if len(legal) == 1:
             return legal[0]
         player = state.current_player()

@@ -11,8 +11,5 @@ class RandomAgent(Agent):
 
     name = "random"
 
-    def step(self, state: State) -> int:
-        legal = state.legal_actions()
-        if not legal:
-            raise ValueError(f"no legal action to choose: {state.decision()}")
+    def _choose(self, state: State, legal: list[int]) -> int:
         return legal[self.rng.randrange(len(legal))]

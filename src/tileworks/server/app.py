@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-
-import anyio
 import logging
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, AsyncIterator, Literal
 
+import anyio
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -30,6 +29,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import tileworks
 from tileworks.core.registry import registered_games
+from tileworks.core.text import seat_name
 from tileworks.server.hub import HUMAN, MAX_SEATS, Hub, Room, ServerError
 from tileworks.server.store import Store, connect, default_url
 
@@ -102,7 +102,11 @@ def seat_link(game_id: str, token: str) -> str:
 def tokens_from(header: str | None) -> list[str]:
     if not header:
         return []
-    tokens = [t.strip() for t in header.split(",") if t.strip()]
+    return _checked(header.split(","))
+
+
+def _checked(tokens: list[str]) -> list[str]:
+    tokens = [t.strip() for t in tokens if t.strip()]
     if len(tokens) > MAX_SEATS or any(len(t) > 64 for t in tokens):
         raise ServerError(400, f"{TOKEN_HEADER} holds at most {MAX_SEATS} tokens of at most 64 characters")
     return tokens
@@ -231,7 +235,7 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
         new, tokens = await hub().create(body.game, options, players)
         return Created(
             id=new.id,
-            seats=[SeatLink(seat=s, name=f"P{s + 1}", token=t, link=seat_link(new.id, t)) for s, t in tokens.items()],
+            seats=[SeatLink(seat=s, name=seat_name(s), token=t, link=seat_link(new.id, t)) for s, t in tokens.items()],
             spectator_link=f"/watch/{new.id}",
         )
 
@@ -286,7 +290,7 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
         new, claimed = await hub().rematch(found, tokens_from(x_seat_token))
         return Rematch(
             id=new.id,
-            seats=[SeatLink(seat=s, name=f"P{s + 1}", token=t, link=seat_link(new.id, t)) for s, t in claimed.items()],
+            seats=[SeatLink(seat=s, name=seat_name(s), token=t, link=seat_link(new.id, t)) for s, t in claimed.items()],
         )
 
     @app.websocket("/api/games/{game_id}/ws")
@@ -298,8 +302,8 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
         client = _Socket(websocket)
         try:
             found = await room(game_id)
-            hello = await client.receive()
-            client.seats = hub().seats_of(found, _tokens_in(hello))
+            tokens = _tokens_in(await client.receive())
+            client.seats = hub().seats_of(found, tokens)
         except ServerError as error:
             await client.send({"type": "error", "error": error.detail, "status": error.status})
             await websocket.close(code=4000 + error.status)
@@ -315,7 +319,7 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
                     message = await client.receive()
                     if not isinstance(message, dict) or not isinstance(message.get("ply"), int):
                         raise ServerError(422, 'a move message is {"move": "...", "ply": N}')
-                    await hub().move(found, _held_tokens(hello), message.get("move"), message["ply"])
+                    await hub().move(found, tokens, message.get("move"), message["ply"])
                 except ServerError as error:
                     await client.send({"type": "error", "error": error.detail, "status": error.status})
         except WebSocketDisconnect:
@@ -349,13 +353,8 @@ class _Socket:
 
 
 def _tokens_in(hello: Any) -> list[str]:
-    tokens = _held_tokens(hello)
-    return tokens_from(",".join(tokens)) if tokens else []
-
-
-def _held_tokens(hello: Any) -> list[str]:
-    if not isinstance(hello, dict) or not isinstance(hello.get("tokens", []), list) or not all(
-        isinstance(t, str) and "," not in t for t in hello.get("tokens", [])
-    ):
+    """The tokens of a WebSocket's first message, checked like the header's."""
+    tokens = hello.get("tokens", []) if isinstance(hello, dict) else None
+    if not isinstance(tokens, list) or not all(isinstance(t, str) and "," not in t for t in tokens):
         raise ServerError(422, 'the first message is {"tokens": [...]} (an empty list to watch)')
-    return list(hello.get("tokens", []))
+    return _checked(tokens)

@@ -31,6 +31,7 @@ import tileworks
 from tileworks.agents import make, parse_spec
 from tileworks.core import SPECTATOR, IllegalActionError, State, sample_chance
 from tileworks.core.records import make_record
+from tileworks.core.text import seat_name
 from tileworks.server.store import GameRow, SeatRow, Store
 
 log = logging.getLogger("tileworks.server")
@@ -191,7 +192,7 @@ class Hub:
                 seat = (old_seat + 1) % len(new.row.seats)
                 row = new.row.seats[seat]
                 if row.claim_hash is None or row.claim_hash != room.row.seats[old_seat].token_hash:
-                    raise ServerError(409, f"seat P{seat + 1} of the rematch was already claimed")
+                    raise ServerError(409, f"seat {seat_name(seat)} of the rematch was already claimed")
                 claimed[seat] = secrets.token_urlsafe(24)
             for seat, token in claimed.items():
                 row = new.row.seats[seat]
@@ -290,7 +291,7 @@ class Hub:
                                        f"{room.row.version}")
             mover = state.current_player()
             if mover not in held:
-                raise ServerError(409, f"not your turn: P{mover + 1} is to move")
+                raise ServerError(409, f"not your turn: {seat_name(mover)} is to move")
             try:
                 action = state.string_to_action(text)
             except ValueError as error:

@@ -59,10 +59,8 @@ def action_to_string(state: "TilesState", action: int) -> str:
     if game.discard_base <= action < game.pass_action:
         return "discard " + game.tileset.kinds[action - game.discard_base]
     if 0 <= action < game.discard_base:
-        rest, turn = action >> 2, action & 3
-        pos, kind = divmod(rest, game.kinds)
-        py, px = divmod(pos, game.width)
-        x, y = px - 1 + state.bounds[0], py - 1 + state.bounds[2]
+        kind, turn, key = state.placement(action)
+        x, y = const.cell_xy(key)
         return f"{game.tileset.oriented(kind, turn)}@{x},{y}"
     return str(action)
 
@@ -77,9 +75,9 @@ def clicks(state: "TilesState", action: int) -> list[dict[str, str]]:
         return []
     if game.discard_base <= action < game.pass_action:
         return [{"tile": game.tileset.kinds[action - game.discard_base]}]
-    code, cell = action_to_string(state, action).split("@")
-    kind = game.tileset.kinds[(action >> 2) % game.kinds]
-    return [{"tile": kind}, {"cell": cell}, {"button": code}]
+    kind, turn, key = state.placement(action)
+    x, y = const.cell_xy(key)
+    return [{"tile": game.tileset.kinds[kind]}, {"cell": f"{x},{y}"}, {"button": game.tileset.oriented(kind, turn)}]
 
 
 def string_to_action(state: "TilesState", text: str) -> int:

@@ -173,13 +173,20 @@ class TilesState(HiddenHandState):
         game = self._game
         if self.phase != DECIDE or not 0 <= action < game.discard_base:
             return super()._is_legal(action)
-        rest, turn = action >> 2, action & 3
-        pos, kind = divmod(rest, game.kinds)
+        kind, turn, key = self.placement(action)
         if not self.hands[self.seat * game.kinds + kind]:
             return False
-        py, px = divmod(pos, game.width)
-        pattern = self.frontier.get(cell_key(px - 1 + self.bounds[0], py - 1 + self.bounds[2]))
+        pattern = self.frontier.get(key)
         return pattern is not None and turn in game.tileset.fits[pattern][kind]
+
+    def placement(self, action: int) -> tuple[int, int, int]:
+        """A placement action's tile kind, turn and cell key: the inverse of
+        the numbering in :meth:`placements` (cells relative to the layout's
+        bounds, so an id means a cell only in the state it was listed in)."""
+        game = self._game
+        pos, kind = divmod(action >> 2, game.kinds)
+        py, px = divmod(pos, game.width)
+        return kind, action & 3, cell_key(px - 1 + self.bounds[0], py - 1 + self.bounds[2])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         phase = self.phase
@@ -212,10 +219,7 @@ class TilesState(HiddenHandState):
             self.private_to.append(-1)
             seat = self.seat
             if action < game.discard_base:
-                rest, turn = action >> 2, action & 3
-                pos, kind = divmod(rest, game.kinds)
-                py, px = divmod(pos, game.width)
-                key = cell_key(px - 1 + self.bounds[0], py - 1 + self.bounds[2])
+                kind, turn, key = self.placement(action)
                 self._take(seat, kind)
                 self.points[seat] += self._place(key, game.tileset.oriented(kind, turn), self.colour[seat])
             elif action < game.pass_action:

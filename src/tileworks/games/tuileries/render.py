@@ -24,13 +24,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from tileworks.core.text import Segment, closing_line, plain, rich
+from tileworks.core.text import Segment, closing_line, plain, rich, seat_name
 
 STYLES = {"b": "bold blue", "y": "bold yellow", "r": "bold red", "g": "bold green"}
 
 
 def layout(view: dict[str, Any]) -> list[list[Segment]]:
-    scores = "  ".join(f"P{i + 1} {p}" for i, p in enumerate(view["points"]))
+    scores = "  ".join(f"{seat_name(i)} {p}" for i, p in enumerate(view["points"]))
     lines: list[list[Segment]] = [[(f"TUILERIES  draw {view['pile']}  {scores}", "bold")]]
     lines.append([("   " + "".join(f"  {f} " for f in "abcdefgh"), "dim")])
     board, circles = view["board"], set(view["circles"])
@@ -45,11 +45,11 @@ def layout(view: dict[str, Any]) -> list[list[Segment]]:
                 line.append(("  o " if square in circles else "  . ", "dim"))
         lines.append(line)
     if view["hand"] is not None:
-        hand: list[Segment] = [(f"P{view['viewer'] + 1} hand:", None)]
+        hand: list[Segment] = [(f"{seat_name(view['viewer'])} hand:", None)]
         for tile in view["hand"]:
             hand += [(" ", None), (tile, STYLES[tile[0]])]
         lines.append(hand)
-    lines.append([("hands: " + "  ".join(f"P{i + 1} {n}" for i, n in enumerate(view["hand_sizes"])), None)])
+    lines.append([("hands: " + "  ".join(f"{seat_name(i)} {n}" for i, n in enumerate(view["hand_sizes"])), None)])
     lines.append(closing_line(view))
     return lines
 
@@ -88,7 +88,7 @@ def render_svg(view: dict[str, Any]) -> str:
 
     svg = Svg()
     pad, top = 24, 30
-    scores = "  ".join(f"P{i + 1} {p}" for i, p in enumerate(view["points"]))
+    scores = "  ".join(f"{seat_name(i)} {p}" for i, p in enumerate(view["points"]))
     svg.text(pad - 14, 18, f"Tuileries — pile {view['pile']}  {scores}", size=13, anchor="start")
     open_squares = {move.split("@")[1] for move in view["legal"] if "@" in move}
     for rank in range(8, 0, -1):
@@ -109,11 +109,11 @@ def render_svg(view: dict[str, Any]) -> str:
     y = top + 8 * SQUARE + 24
     width = pad * 2 + 8 * SQUARE
     if view["hand"] is not None:
-        svg.text(pad, y + 4, f"P{view['viewer'] + 1}'s hand", size=12, anchor="start")
+        svg.text(pad, y + 4, f"{seat_name(view['viewer'])}'s hand", size=12, anchor="start")
         for i, name in enumerate(view["hand"]):
             _svg_tile(svg, pad + (i % 8) * SQUARE, y + 10 + (i // 8) * SQUARE, name, SQUARE, data_tile=name)
         y += 14 + (-(-len(view["hand"]) // 8)) * SQUARE
-    sizes = "  ".join(f"P{i + 1}: {n}" for i, n in enumerate(view["hand_sizes"]))
+    sizes = "  ".join(f"{seat_name(i)}: {n}" for i, n in enumerate(view["hand_sizes"]))
     svg.text(pad, y + 12, f"tiles in hand  {sizes}", size=11, anchor="start")
     svg.text(pad, y + 30, view["decision"], size=12, anchor="start")
     return svg.render(width, y + 40, f"Tuileries: {view['decision']}")
