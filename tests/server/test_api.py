@@ -138,6 +138,13 @@ def test_bad_games_are_refused_with_what_is_allowed(api, body, status, words):
     assert api.client.get("/api/games").json() == before
 
 
+def test_an_option_naming_a_file_on_the_server_is_not_read(api):
+    body = {"game": "tiles", "players": ["human", "human"], "options": {"tile_set": "@/etc/passwd"}}
+    response = api.client.post("/api/games", json=body)
+    refusal(response, 400, "tile 1 '@/etc/passwd' is not a tile code")
+    assert "root" not in response.text
+
+
 def test_oversized_and_malformed_bodies(api, kiln_game):
     game_id, tokens = kiln_game
     before = api.view(game_id)

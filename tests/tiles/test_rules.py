@@ -13,6 +13,7 @@ import pytest
 
 import tileworks
 from tileworks import SPECTATOR, IllegalActionError
+from tileworks.cli.main import parse_options
 from tileworks.core import sample_chance
 from tileworks.games.tiles import position
 from tileworks.games.tiles.tileset import TileSet
@@ -175,13 +176,22 @@ def test_resampling_keeps_what_the_seat_knows_and_deals_the_rest_anew():
 
 
 # -- tile sets ------------------------------------------------------------------------------
-def test_a_custom_tile_set_from_codes_or_a_file(tmp_path):
+def test_a_custom_tile_set_from_codes_or_a_file_named_on_the_command_line(tmp_path):
     codes = ["wwww", "gggg", "bbbb", "wgbw"] * 5
     game = tiles(tile_set=",".join(codes))
     assert len(game.tileset) == 20 and game.options()["tile_set"] == ",".join(codes)
     path = tmp_path / "my.tiles"
     path.write_text("# my set\n" + "\n".join(codes) + "\n")
-    assert tiles(tile_set=f"@{path}").options()["tile_set"] == ",".join(codes)
+    assert parse_options("tiles", [f"tile_set=@{path}"]) == {"tile_set": ",".join(codes)}
+    with pytest.raises(ValueError, match="cannot read option file"):
+        parse_options("tiles", ["tile_set=@/nonexistent/file.tiles"])
+
+
+def test_the_engine_never_reads_a_file_named_in_an_option(tmp_path):
+    path = tmp_path / "my.tiles"
+    path.write_text(",".join(["wgbw"] * 20))
+    with pytest.raises(ValueError, match=r"tile 1 '@.*' is not a tile code"):
+        tiles(tile_set=f"@{path}")
 
 
 @pytest.mark.parametrize(
@@ -191,7 +201,6 @@ def test_a_custom_tile_set_from_codes_or_a_file(tmp_path):
         ("wwww,ww", r"tile 2 'ww' is not a tile code"),
         (",".join(["wwww"] * 10), r"10 tiles is too small"),
         (",".join(["wwww"] * 101), r"101 tiles is too large"),
-        ("@/nonexistent/file.tiles", r"cannot read tile set file"),
     ],
 )
 def test_malformed_or_impossible_tile_sets_are_refused(value, message):

@@ -43,8 +43,20 @@ def parse_options(game: str, pairs: list[str]) -> dict[str, object]:
             raise ValueError(f"option {pair!r} must be written KEY=VALUE")
         if key not in by_name:
             raise ValueError(f"unknown option {key!r} for {info.name}; options are: {', '.join(sorted(by_name))}")
-        values[key] = by_name[key].validate(text)
+        values[key] = by_name[key].validate(_file_value(text.strip()))
     return values
+
+
+def _file_value(text: str) -> str:
+    """``@FILE`` on the command line stands for the file's contents (the
+    engines and the server never read files named in an option)."""
+    if not text.startswith("@"):
+        return text
+    path = Path(text[1:]).expanduser()
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ValueError(f"cannot read option file {str(path)!r}: {exc.strerror}") from None
 
 
 @app.command()

@@ -22,7 +22,7 @@ OPTIONS = OptionSet(
         int_option("players", 2, 2, 3, "number of players"),
         Option(
             "tile_set", "default",
-            "'default', tile codes (e.g. 'wgbw,ggww,...'), or @FILE with one code per line",
+            "'default' or tile codes (e.g. 'wgbw,ggww,...'); on the command line also @FILE, one code per line",
             normalise_tile_set,
             "the tiles in the game (at least 16, at most 100)",
         ),

@@ -20,7 +20,6 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from importlib import resources
-from pathlib import Path
 
 COLOURS = "wgb"
 COLOUR_NAMES = ("white", "grey", "black")
@@ -67,20 +66,16 @@ def default_text() -> str:
 
 
 def normalise_tile_set(value: object) -> str:
-    """The ``tile_set`` option: ``"default"``, codes as text, or ``"@path"`` to
-    read a file. The canonical value is ``"default"`` or the codes joined by
-    commas, so a game record carries the whole set."""
+    """The ``tile_set`` option: ``"default"`` or the codes as text (the
+    command line reads ``@FILE`` into text first; the engine never opens
+    files, so a server cannot be asked to read one). The canonical value is
+    ``"default"`` or the codes joined by commas, so a game record carries
+    the whole set."""
     if not isinstance(value, str):
-        raise ValueError("expected 'default', tile codes, or @path to a file of codes")
+        raise ValueError("expected 'default' or tile codes")
     text = value.strip()
     if text.lower() == "default":
         return "default"
-    if text.startswith("@"):
-        path = Path(text[1:]).expanduser()
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ValueError(f"cannot read tile set file {str(path)!r}: {exc.strerror}") from None
     codes = parse_codes(text)
     if len(codes) < 16:
         raise ValueError(
