@@ -256,11 +256,12 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
     @app.get("/api/games/{game_id}", responses=ERRORS, summary="A game as the caller may see it")
     async def get_game(
         game_id: str, x_seat_token: Annotated[str | None, Header(max_length=600)] = None,
+        picture: Annotated[bool, Query(description="add the SVG picture, the move list and the clicks")] = False,
     ) -> dict[str, Any]:
         found = await room(game_id)
         seats = hub().seats_of(found, tokens_from(x_seat_token))
         await hub().join(found, seats)
-        return hub().payload(found, seats)
+        return hub().payload(found, seats, picture)
 
     @app.post("/api/games/{game_id}/moves", responses=ERRORS, summary="Make a move with a seat's token")
     async def make_move(
@@ -296,14 +297,16 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
     @app.websocket("/api/games/{game_id}/ws")
     async def live(websocket: WebSocket, game_id: str) -> None:
         """Live play. Send ``{"tokens": [...]}`` first (an empty list to
-        watch); then ``{"move": "...", "ply": N}``. Every change of the game
+        watch; ``"picture": true`` adds the SVG, move list and clicks); then ``{"move": "...", "ply": N}``. Every change of the game
         arrives as a ``view`` message; a refused move as an ``error``."""
         await websocket.accept()
         client = _Socket(websocket)
         try:
             found = await room(game_id)
-            tokens = _tokens_in(await client.receive())
+            hello = await client.receive()
+            tokens = _tokens_in(hello)
             client.seats = hub().seats_of(found, tokens)
+            client.picture = isinstance(hello, dict) and hello.get("picture") is True
         except ServerError as error:
             await client.send({"type": "error", "error": error.detail, "status": error.status})
             await websocket.close(code=4000 + error.status)
@@ -313,7 +316,7 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
         try:
             await hub().join(found, client.seats)  # tells the others
             found.clients.add(client)
-            await client.send(hub().payload(found, client.seats))
+            await client.send(hub().payload(found, client.seats, client.picture))
             while True:
                 try:
                     message = await client.receive()
@@ -336,6 +339,7 @@ class _Socket:
     def __init__(self, websocket: WebSocket):
         self.websocket = websocket
         self.seats: list[int] = []
+        self.picture = False
         self._sending = asyncio.Lock()
 
     async def send(self, message: dict[str, Any]) -> None:

@@ -55,6 +55,7 @@ class ServerError(Exception):
 
 class Client(Protocol):
     seats: list[int]
+    picture: bool
 
     async def send(self, message: dict[str, Any]) -> None: ...
 
@@ -87,7 +88,10 @@ class Room:
     clients: set[Any] = field(default_factory=set)
     #: views of the current state by viewer (many clients share one)
     views: dict[int, dict[str, Any]] = field(default_factory=dict)
+    pictures: dict[int, str] = field(default_factory=dict)
     views_at: int = -1
+    #: the players' moves so far, in notation (public in every game)
+    log: list[dict[str, Any]] = field(default_factory=list)
     thinking: asyncio.Task[None] | None = None
 
     @property
@@ -238,9 +242,12 @@ class Hub:
             raise ServerError(404, f"no game {game_id!r}")
         row, history = found
         state = tileworks.load_game(row.game, **row.options).new_initial_state()
+        log = []
         for action in history:
+            if not state.is_chance_node():
+                log.append({"seat": state.current_player(), "move": state.action_to_string(action)})
             state.apply_action(action)
-        return Room(row, state)
+        return Room(row, state, log=log)
 
     def seats_of(self, room: Room, tokens: list[str], required: bool = False) -> list[int]:
         """The seats these tokens hold in this game (every seat compared in
@@ -306,6 +313,7 @@ class Hub:
         chance draws next; store it all, then let the room take the new state."""
         version = room.row.version
         state = room.state.clone()
+        entry = {"seat": state.current_player(), "move": state.action_to_string(action)}
         state.apply_action(action)
         settle(state, room.row.seed)
         new_actions = state.history()[version:]
@@ -316,9 +324,10 @@ class Hub:
             stored = await to_thread.run_sync(self.store.append, room.id, version, new_actions, status, result)
         if not stored:  # another server process moved first: take its state
             fresh = await to_thread.run_sync(self._load, room.id)
-            room.row, room.state = fresh.row, fresh.state  # the same room: its clients stay
+            room.row, room.state, room.log = fresh.row, fresh.state, fresh.log  # the same room: its clients stay
             raise ServerError(409, "another move was made first")
         room.state = state
+        room.log.append(entry)
         room.row.version = version + len(new_actions)
         room.row.status, room.row.result = status, result
         log.info("game %s: ply %d -> %d", room.id, version, room.row.version)
@@ -376,14 +385,24 @@ class Hub:
     async def broadcast(self, room: Room) -> None:
         for client in list(room.clients):
             try:
-                await client.send(self.payload(room, client.seats))
+                await client.send(self.payload(room, client.seats, getattr(client, "picture", False)))
             except Exception:  # a client gone away: forget it
                 room.clients.discard(client)
 
-    def payload(self, room: Room, seats: list[int]) -> dict[str, Any]:
-        """What a client holding ``seats`` sees (spectators: no seats)."""
+    def payload(self, room: Room, seats: list[int], picture: bool = False) -> dict[str, Any]:
+        """What a client holding ``seats`` sees (spectators: no seats). With
+        ``picture``, also the SVG of its view, the move list, and, for the
+        seat to move, the clicks that make each legal move."""
         state, row = room.state, room.row
         viewer = viewer_of(state, seats)
+        extra: dict[str, Any] = {}
+        if picture:
+            self.view(room, viewer)  # refreshes the caches for this ply
+            svg = room.pictures.get(viewer)
+            if svg is None:
+                svg = room.pictures[viewer] = state.svg(viewer)
+            mover = state.current_player() if not state.is_terminal() and not state.is_chance_node() else None
+            extra = {"svg": svg, "moves": room.log, "choices": state.choices() if mover in seats else []}
         return {
             "type": "view",
             "id": row.id,
@@ -399,12 +418,13 @@ class Hub:
             "rematch": row.rematch,
             "rematch_of": row.rematch_of,
             "view": self.view(room, viewer),
+            **extra,
         }
 
     @staticmethod
     def view(room: Room, viewer: int) -> dict[str, Any]:
         if room.views_at != room.row.version:
-            room.views, room.views_at = {}, room.row.version
+            room.views, room.pictures, room.views_at = {}, {}, room.row.version
         found = room.views.get(viewer)
         if found is None:
             found = room.views[viewer] = room.state.view(viewer)
