@@ -32,6 +32,7 @@ from tileworks.core.registry import registered_games
 from tileworks.core.text import seat_name
 from tileworks.server.hub import HUMAN, MAX_SEATS, Hub, Room, ServerError
 from tileworks.server.store import Store, connect, default_url
+from tileworks.web import add_pages
 
 log = logging.getLogger("tileworks.server")
 
@@ -178,6 +179,7 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
         lifespan=lifespan,
     )
     app.add_middleware(BodyLimit)
+    add_pages(app)
 
     @app.exception_handler(ServerError)
     async def _refused(request: Request, error: ServerError) -> JSONResponse:
@@ -202,11 +204,6 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
         if len(game_id) > 24:
             raise ServerError(404, "no such game")
         return await hub().room(game_id)
-
-    @app.get("/", include_in_schema=False)
-    async def home() -> dict[str, Any]:
-        return {"name": "tileworks", "version": tileworks.__version__, "api": "/docs",
-                "openapi": "/openapi.json", "games": "/api/games", "catalogue": "/api/catalogue"}
 
     @app.get("/api/catalogue", summary="The games and their options")
     async def catalogue() -> list[dict[str, Any]]:

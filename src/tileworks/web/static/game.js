@@ -1,0 +1,179 @@
+// The game page: one WebSocket, the server's SVG picture, and clicks that
+// narrow the legal moves down to one. It knows no game: each legal move
+// comes with the clicks that make it (State.choices), and each click names
+// the data-* attributes of a shape in the picture, or is a button.
+"use strict";
+
+const gameId = location.pathname.split("/").pop();
+const stored = "tileworks-seats-" + gameId;
+let tokens = new URLSearchParams(location.hash.slice(1)).getAll("token");
+if (tokens.length) {
+  sessionStorage.setItem(stored, JSON.stringify(tokens));
+  history.replaceState(null, "", location.pathname);  // the secret leaves the address bar
+} else {
+  tokens = JSON.parse(sessionStorage.getItem(stored) || "[]");
+}
+
+const $ = (id) => document.getElementById(id);
+let socket = null;
+let current = null;
+let picked = [];
+
+function sameClick(a, b) {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+}
+
+function matches(element, click) {
+  return Object.entries(click).every(([key, value]) => element.dataset[key] === value);
+}
+
+function candidates() {
+  return current.choices.filter((choice) =>
+    picked.every((click, i) => choice.clicks[i] && sameClick(choice.clicks[i], click)));
+}
+
+function send(move) {
+  socket.send(JSON.stringify({ move: move, ply: current.ply }));
+  picked = [];
+  $("hint").textContent = "…";
+}
+
+function say(text) {
+  $("message").textContent = text;
+}
+
+function seatName(seat) {
+  return "P" + (seat + 1);
+}
+
+function drawStatus() {
+  const view = current.view;
+  let line;
+  if (current.status === "finished") {
+    line = "Game over. " + (view.decision || "");
+  } else if (current.you.includes(current.to_move)) {
+    line = "Your move (" + seatName(current.to_move) + "): " + view.decision;
+  } else {
+    line = view.decision;
+  }
+  $("status").textContent = line;
+  const seats = current.seats.map((s) => seatName(s.seat) + " " + (s.player === "human" ? (s.joined ? "human" : "waiting") : s.player));
+  $("seats").textContent = seats.join(" · ");
+  const list = $("moves");
+  list.replaceChildren(...current.moves.map((m, i) => {
+    const item = document.createElement("li");
+    item.textContent = seatName(m.seat) + " " + m.move;
+    if (i === current.moves.length - 1) item.className = "last";
+    return item;
+  }));
+  list.scrollTop = list.scrollHeight;
+  $("rematch").hidden = !(current.status === "finished" && current.you.length);
+}
+
+function draw() {
+  $("board").innerHTML = current.svg;  // drawn by the server's renderer, text escaped there
+  drawStatus();
+  const buttons = $("buttons");
+  buttons.replaceChildren();
+  const options = candidates();
+  const done = options.filter((c) => c.clicks.length === picked.length);
+  if (picked.length && options.length === 1) {
+    send(options[0].move);
+    return;
+  }
+  if (picked.length && done.length === 1 && options.length === 1) {
+    send(done[0].move);
+    return;
+  }
+  const next = options.filter((c) => c.clicks.length > picked.length).map((c) => c.clicks[picked.length]);
+  const svg = $("board").querySelector("svg");
+  if (svg) {
+    for (const element of svg.querySelectorAll("*")) {
+      const click = next.find((c) => !("button" in c) && matches(element, c));
+      if (!click) continue;
+      element.classList.add("target");
+      element.setAttribute("tabindex", "0");
+      element.setAttribute("role", "button");
+      element.setAttribute("aria-label", Object.values(click).join(" "));
+      const choose = (event) => {
+        event.stopPropagation();
+        picked.push(click);
+        draw();
+      };
+      element.addEventListener("click", choose);
+      element.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") choose(event);
+      });
+    }
+    for (const click of picked) {
+      for (const element of svg.querySelectorAll("*")) {
+        if (!("button" in click) && matches(element, click)) element.classList.add("picked");
+      }
+    }
+  }
+  const labels = new Set();
+  for (const click of next) {
+    if ("button" in click && !labels.has(click.button)) {
+      labels.add(click.button);
+      buttons.append(button(click.button, () => { picked.push(click); draw(); }));
+    }
+  }
+  if (!picked.length) {
+    for (const choice of current.choices) {
+      if (!choice.clicks.length) buttons.append(button(choice.move, () => send(choice.move)));
+    }
+  } else {
+    buttons.append(button("cancel", () => { picked = []; draw(); }));
+  }
+  $("hint").textContent = current.choices.length ? "Click a highlighted piece, or type a move." : "";
+  $("typed").disabled = !current.choices.length;
+}
+
+function button(label, action) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = label;
+  b.addEventListener("click", action);
+  return b;
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(scheme + "://" + location.host + "/api/games/" + gameId + "/ws");
+  socket.addEventListener("open", () => socket.send(JSON.stringify({ tokens: tokens, picture: true })));
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "view") {
+      current = message;
+      picked = [];
+      say("");
+      draw();
+    } else {
+      say(message.error);
+      if (current) draw();
+    }
+  });
+  socket.addEventListener("close", (event) => {
+    if (event.code >= 4000) say("This link holds no seat in this game.");
+    else setTimeout(connect, 1000);
+  });
+}
+
+$("type-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = $("typed").value.trim();
+  if (text && current) send(text);
+  $("typed").value = "";
+});
+
+$("rematch").addEventListener("click", async () => {
+  const response = await fetch("/api/games/" + gameId + "/rematch", {
+    method: "POST", headers: { "X-Seat-Token": tokens.join(",") },
+  });
+  const body = await response.json();
+  if (!response.ok) { say(body.error); return; }
+  location.href = "/play/" + body.id + "#" + body.seats.map((s) => "token=" + encodeURIComponent(s.token)).join("&");
+});
+
+connect();
