@@ -29,8 +29,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import tileworks
 from tileworks.core.registry import registered_games
+from tileworks.core import SPECTATOR
 from tileworks.core.text import seat_name
-from tileworks.server.hub import HUMAN, MAX_SEATS, Hub, Room, ServerError
+from tileworks.server.hub import HUMAN, MAX_SEATS, Hub, Room, ServerError, position_after
 from tileworks.server.store import Store, connect, default_url
 from tileworks.web import add_pages
 
@@ -279,6 +280,18 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
             hub().record(found, seats),
             headers={"Content-Disposition": f'attachment; filename="{found.row.game}-{found.id}.json"'},
         )
+
+    @app.get("/api/games/{game_id}/replay", responses=ERRORS, summary="A finished game, move by move")
+    async def replay(game_id: str, move: Annotated[int, Query(ge=0, le=100_000)] = 0) -> dict[str, Any]:
+        found = await room(game_id)
+        if not found.state.is_terminal():
+            raise ServerError(409, "only a finished game can be replayed")
+        total = len(found.log)
+        if move > total:
+            raise ServerError(400, f"this game has {total} moves")
+        state = position_after(found, move)
+        return {"id": found.id, "game": found.row.game, "move": move, "moves": found.log,
+                "svg": state.svg(SPECTATOR), "decision": state.decision(), "result": found.row.result}
 
     @app.post("/api/games/{game_id}/rematch", responses=ERRORS, summary="Play again, seats rotated")
     async def rematch(

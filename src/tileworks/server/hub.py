@@ -451,6 +451,20 @@ class Hub:
         }
 
 
+def position_after(room: Room, moves: int) -> State:
+    """A finished game's position after its first ``moves`` player moves
+    (and the chance outcomes that followed them)."""
+    state = tileworks.load_game(room.row.game, **room.row.options).new_initial_state()
+    made = 0
+    for action in room.state.history():
+        if not state.is_chance_node():
+            if made == moves:
+                break
+            made += 1
+        state.apply_action(action)
+    return state
+
+
 def viewer_of(state: State, seats: list[int]) -> int:
     """Whose eyes a client sees with: the seat to move if it holds it (hot
     seat), else its first seat, else a spectator's."""

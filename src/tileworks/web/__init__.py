@@ -49,7 +49,22 @@ GAME = """
     <div id="buttons"></div>
     <form id="type-form"><label>Move <input id="typed" autocomplete="off"></label> <span id="hint"></span></form>
     <p id="message" role="alert"></p>
-    <button id="rematch" type="button" hidden>Rematch</button>
+    <button id="rematch" type="button" hidden>Rematch</button> <a id="replay" hidden>Replay this game</a>
+    <h2>Moves</h2>
+    <ol id="moves"></ol>
+  </div>
+</div>
+"""
+
+
+REPLAY = """
+<div class="table">
+  <div id="board"></div>
+  <div id="side">
+    <p id="status" role="status"></p>
+    <p><button id="back" type="button" aria-label="previous move">&larr;</button>
+       <input id="slider" type="range" min="0" max="0" value="0" aria-label="move">
+       <button id="forward" type="button" aria-label="next move">&rarr;</button></p>
     <h2>Moves</h2>
     <ol id="moves"></ol>
   </div>
@@ -67,6 +82,10 @@ def add_pages(app: FastAPI) -> None:
     @app.get("/play/{game_id}", include_in_schema=False)
     async def play(game_id: str) -> HTMLResponse:
         return page("tileworks: a game", GAME, "game.js")
+
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    async def replay(game_id: str) -> HTMLResponse:
+        return page("tileworks: replay", REPLAY, "replay.js")
 
     @app.get("/watch/{game_id}", include_in_schema=False)
     async def watch(game_id: str) -> HTMLResponse:

@@ -51,7 +51,13 @@ function drawStatus() {
   const view = current.view;
   let line;
   if (current.status === "finished") {
-    line = "Game over. " + (view.decision || "");
+    const result = current.result;
+    const best = Math.max(...result.returns);
+    const winners = result.returns.map((r, i) => (r === best ? seatName(i) : null)).filter(Boolean);
+    const who = winners.length > 1 ? winners.join(" and ") + " share the win" : winners[0] + " wins";
+    line = "Game over: " + who + ". Scores: " + result.scores.map((s, i) => seatName(i) + " " + s).join(", ") + ".";
+    $("replay").href = "/replay/" + gameId;
+    $("replay").hidden = false;
   } else if (current.you.includes(current.to_move)) {
     line = "Your move (" + seatName(current.to_move) + "): " + view.decision;
   } else {

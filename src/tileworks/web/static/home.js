@@ -66,7 +66,7 @@ async function listGames() {
   list.replaceChildren(...games.map((g) => {
     const item = document.createElement("li");
     const link = document.createElement("a");
-    link.href = "/watch/" + g.id;
+    link.href = (g.status === "finished" ? "/replay/" : "/watch/") + g.id;
     link.textContent = g.game + " — " + g.players.join(", ") + " — " + g.status + " (ply " + g.ply + ")";
     item.append(link);
     return item;
