@@ -99,7 +99,7 @@ def render_svg(view: dict[str, Any]) -> str:
             svg.rect(x, y, SQUARE, SQUARE, fill=shade, stroke="#c9b48c", data_square=name)
             if name in view["circles"]:
                 svg.circle(x + SQUARE / 2, y + SQUARE / 2, SQUARE / 2 - 4, fill="none", stroke="#b05a2a",
-                           stroke_width=2, data_square=name)
+                           stroke_width=2, pointer_events="none")  # a mark on the square, not a target
             tile = view["board"].get(name)
             if tile:
                 _svg_tile(svg, x, y, tile, SQUARE, data_square=name)

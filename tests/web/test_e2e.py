@@ -1,0 +1,117 @@
+"""End to end in a real Chromium (Debian's, driven by Playwright): each game
+played to the end against a computer opponent only by clicking; two browser
+contexts as two seats of one game; a spectator's page without hands.
+Screenshots of each board go to tests/web/artifacts/."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.server.test_restart import Server  # noqa: E402  (a real server process)
+
+playwright = pytest.importorskip("playwright.sync_api")
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).parent / "artifacts"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run", "--disable-quic"]
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    running = Server(f"sqlite:///{tmp_path_factory.mktemp('web') / 'games.db'}").start()
+    yield running
+    running.kill()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+def create(server, game, players, **options):
+    response = httpx.post(f"{server.url}/api/games", json={"game": game, "players": players, "options": options})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def click_to_the_end(page, seconds=240):
+    """Click the first highlighted shape (or the first move button) until the game is over."""
+    deadline = time.monotonic() + seconds
+    clicks = 0
+    while time.monotonic() < deadline:
+        if "Game over" in page.inner_text("#status"):
+            return clicks
+        targets = page.locator("#board svg .target")
+        buttons = page.locator("#buttons button:not(:text('cancel'))")
+        if targets.count():
+            targets.first.click()
+            clicks += 1
+        elif buttons.count():
+            buttons.first.click()
+            clicks += 1
+        page.wait_for_timeout(60)
+    raise AssertionError(f"no end after {clicks} clicks: {page.inner_text('#status')}")
+
+
+@pytest.mark.parametrize("game, options", [
+    ("kiln", {"goal": 6}), ("azul", {}), ("tiles", {}), ("tuileries", {}),
+])
+def test_a_whole_game_played_by_clicking(server, browser, game, options):
+    created = create(server, game, ["human", "random"], **options)
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server.url}/play/{created['id']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("#board svg")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{game}-start.png"))
+    assert click_to_the_end(page) > 0
+    page.screenshot(path=str(ARTIFACTS / f"{game}-end.png"))
+    final = httpx.get(f"{server.url}/api/games/{created['id']}").json()
+    assert final["status"] == "finished"
+    assert errors == []
+    page.close()
+
+
+def test_two_seats_in_two_browsers_see_each_others_moves_live(server, browser):
+    created = create(server, "azul", ["human", "human"])
+    pages = []
+    for seat in created["seats"]:
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(f"{server.url}/play/{created['id']}#token={seat['token']}")
+        page.wait_for_selector("#board svg")
+        pages.append(page)
+    for _ in range(4):
+        mover = next(p for p in pages if p.locator("#board svg .target").count())
+        other = pages[1 - pages.index(mover)]
+        before = other.locator("#moves li").count()
+        mover.locator("#board svg .target").first.click()
+        mover.locator("#board svg .target").first.click()
+        other.wait_for_function(f"document.querySelectorAll('#moves li').length > {before}")
+    for page in pages:
+        page.context.close()
+
+
+def test_a_spectators_page_never_holds_a_hand(server, browser):
+    created = create(server, "tuileries", ["human", "human"])
+    page = browser.new_page()
+    page.goto(f"{server.url}/watch/{created['id']}")
+    page.wait_for_selector("#board svg")
+    hands = [httpx.get(f"{server.url}/api/games/{created['id']}", headers={"X-Seat-Token": s["token"]}).json()
+             ["view"]["hand"] for s in created["seats"]]
+    html = page.content()
+    assert "data-tile" not in html
+    assert "'s hand" not in page.inner_text("#board")
+    assert all(hands)
+    page.close()
