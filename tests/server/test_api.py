@@ -362,3 +362,22 @@ def test_a_rematch_rotates_the_seats_and_hands_each_holder_a_new_token(api):
     unfinished = api.create("azul", ["human", "human"])
     refusal(api.client.post(f"/api/games/{unfinished['id']}/rematch",
                             headers={"X-Seat-Token": tokens_of(unfinished)[0]}), 409, "over")
+
+
+def test_an_open_seat_goes_to_whoever_takes_it_first_from_the_games_list(api):
+    response = api.client.post("/api/games", json={"game": "kiln", "players": ["human", "human"], "open_seats": [2]})
+    assert response.status_code == 201, response.text
+    created = response.json()
+    assert [s["seat"] for s in created["seats"]] == [0]  # the creator holds P1 only
+    listed = {g["id"]: g for g in api.client.get("/api/games").json()}
+    assert listed[created["id"]]["joinable"] == [1]
+    taken = api.client.post(f"/api/games/{created['id']}/seats/2/claim")
+    assert taken.status_code == 200, taken.text
+    token = taken.json()["token"]
+    assert api.view(created["id"], token)["you"] == [1]
+    refusal(api.client.post(f"/api/games/{created['id']}/seats/2/claim"), 409, "already taken")
+    refusal(api.client.post(f"/api/games/{created['id']}/seats/1/claim"), 403, "not open")
+    refusal(api.client.post(f"/api/games/{created['id']}/seats/5/claim"), 404, "no seat P5")
+    assert api.client.get("/api/games").json()[0]["joinable"] == []
+    refusal(api.client.post("/api/games", json={"game": "kiln", "players": ["human", "random"], "open_seats": [2]}),
+            400, "only a human seat")

@@ -51,3 +51,35 @@ def test_idle_games_leave_memory_and_come_back_from_the_store(db_url):
         assert view["ply"] > 0 and first["id"] in hub.rooms and len(hub.rooms) == 3
         mover = {s["seat"]: s["token"] for s in first["seats"]}[view["to_move"]]
         assert api.move(first["id"], view["view"]["legal"][0], view["ply"], mover).status_code == 200
+
+
+def test_a_database_of_the_first_schema_is_migrated_in_place(tmp_path):
+    import sqlite3
+
+    from sqlalchemy import select
+
+    from tileworks.server.store import SCHEMA_VERSION, meta
+
+    path = tmp_path / "old.db"
+    old = sqlite3.connect(path)
+    old.executescript("""
+        CREATE TABLE meta (key VARCHAR(32) PRIMARY KEY, value VARCHAR(64) NOT NULL);
+        INSERT INTO meta VALUES ('schema', '1');
+        CREATE TABLE games (id VARCHAR(24) PRIMARY KEY, game VARCHAR(32) NOT NULL, options TEXT NOT NULL,
+            status VARCHAR(16) NOT NULL, version INTEGER NOT NULL, seed VARCHAR(64) NOT NULL,
+            created FLOAT NOT NULL, updated FLOAT NOT NULL, result TEXT, rematch_of VARCHAR(24), rematch VARCHAR(24));
+        CREATE TABLE seats (game_id VARCHAR(24) NOT NULL REFERENCES games(id), seat INTEGER NOT NULL,
+            player VARCHAR(200) NOT NULL, token_hash VARCHAR(64), claim_hash VARCHAR(64), joined BOOLEAN NOT NULL,
+            PRIMARY KEY (game_id, seat));
+        CREATE TABLE actions (game_id VARCHAR(24) NOT NULL REFERENCES games(id), ply INTEGER NOT NULL,
+            action INTEGER NOT NULL, PRIMARY KEY (game_id, ply));
+        INSERT INTO games VALUES ('g1', 'kiln', '{"players": 2}', 'open', 0, 'abc', 0, 0, NULL, NULL, NULL);
+        INSERT INTO seats VALUES ('g1', 0, 'human', 'h0', NULL, 0), ('g1', 1, 'random', NULL, NULL, 0);
+    """)
+    old.commit()
+    old.close()
+    engine = connect(f"sqlite:///{path}")
+    with engine.connect() as conn:
+        assert conn.execute(select(meta.c.value).where(meta.c.key == "schema")).scalar() == str(SCHEMA_VERSION)
+    row, history = Store(engine).load("g1")
+    assert [(s.player, s.token_hash, s.public) for s in row.seats] == [("human", "h0", False), ("random", None, False)]

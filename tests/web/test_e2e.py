@@ -115,3 +115,21 @@ def test_a_spectators_page_never_holds_a_hand(server, browser):
     assert "'s hand" not in page.inner_text("#board")
     assert all(hands)
     page.close()
+
+
+def test_a_game_started_on_the_home_page_and_joined_from_the_list(server, browser):
+    host = browser.new_page()
+    host.goto(server.url + "/")
+    host.wait_for_selector("#game option", state="attached")
+    host.select_option("#game", "tuileries")
+    host.select_option("#seats select[name=seat1]", "open")
+    host.click("#create button[type=submit]")
+    host.wait_for_selector("#board svg")
+    guest = browser.new_context().new_page()
+    guest.goto(server.url + "/")
+    guest.click("#games button:text('join as P2')")
+    guest.wait_for_selector("#board svg")
+    guest.wait_for_function("document.querySelector('#seats').textContent.includes('P2 human')")
+    host.wait_for_function("!document.querySelector('#seats').textContent.includes('waiting')")
+    host.close()
+    guest.context.close()

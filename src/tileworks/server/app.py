@@ -20,7 +20,7 @@ from contextlib import asynccontextmanager
 from typing import Annotated, Any, AsyncIterator, Literal
 
 import anyio
-from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Path, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
@@ -52,6 +52,9 @@ class CreateGame(BaseModel):
         default_factory=dict, max_length=16, description="game options; 'players' is taken from the seats")
     players: list[Annotated[str, Field(max_length=100)]] = Field(
         min_length=1, max_length=MAX_SEATS, description="one per seat: 'human' or an agent spec such as 'mcts:medium'")
+    open_seats: list[Annotated[int, Field(ge=1, le=MAX_SEATS)]] = Field(
+        default_factory=list, max_length=MAX_SEATS,
+        description="human seats (1-based) left open: anyone may take them from the games list")
 
 
 class MoveIn(BaseModel):
@@ -84,6 +87,7 @@ class GameSummary(BaseModel):
     ply: int
     players: list[str]
     open_seats: list[int]
+    joinable: list[int]
     updated: float
 
 
@@ -230,7 +234,7 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
             raise ServerError(400, f"option players={options['players']} but {len(body.players)} seats were given")
         options["players"] = len(body.players)
         players = [p.strip().lower() for p in body.players]
-        new, tokens = await hub().create(body.game, options, players)
+        new, tokens = await hub().create(body.game, options, players, public=tuple(s - 1 for s in body.open_seats))
         return Created(
             id=new.id,
             seats=[SeatLink(seat=s, name=seat_name(s), token=t, link=seat_link(new.id, t)) for s, t in tokens.items()],
@@ -246,7 +250,8 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
         return [
             GameSummary(
                 id=r.id, game=r.game, status=r.status, ply=r.version, players=[s.player for s in r.seats],
-                open_seats=[s.seat for s in r.seats if s.player == HUMAN and not s.joined], updated=r.updated,
+                open_seats=[s.seat for s in r.seats if s.player == HUMAN and not s.joined],
+                joinable=[s.seat for s in r.seats if s.public and s.token_hash is None], updated=r.updated,
             )
             for r in rows
         ]
@@ -269,6 +274,12 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
         tokens = tokens_from(x_seat_token)
         await hub().move(found, tokens, body.move, body.ply)
         return hub().payload(found, hub().seats_of(found, tokens))
+
+    @app.post("/api/games/{game_id}/seats/{seat}/claim", responses=ERRORS, summary="Take an open seat")
+    async def claim(game_id: str, seat: Annotated[int, Path(ge=1, le=MAX_SEATS)]) -> SeatLink:
+        found = await room(game_id)
+        token = await hub().claim(found, seat - 1)
+        return SeatLink(seat=seat - 1, name=f"P{seat}", token=token, link=seat_link(found.id, token))
 
     @app.get("/api/games/{game_id}/record", responses=ERRORS, summary="The game record")
     async def record(

@@ -129,9 +129,10 @@ class Hub:
 
     # -- creating --------------------------------------------------------------------------
     async def create(self, name: str, options: dict[str, Any], players: list[str],
-                     rematch_of: Room | None = None) -> tuple[Room, dict[int, str]]:
+                     rematch_of: Room | None = None, public: tuple[int, ...] = ()) -> tuple[Room, dict[int, str]]:
         """A new game; returns its room and a token for each human seat (a
-        rematch's human seats are claimed later by the old seats' holders)."""
+        rematch's human seats are claimed later by the old seats' holders;
+        ``public`` seats by whoever claims them first from the games list)."""
         try:
             game = tileworks.load_game(name, **options)
         except ValueError as error:
@@ -139,6 +140,9 @@ class Hub:
         if len(players) != game.num_players():
             raise ServerError(400, f"{name} with these options has {game.num_players()} seats, "
                                    f"but {len(players)} players were given")
+        for seat in public:
+            if not 0 <= seat < len(players) or players[seat] != HUMAN:
+                raise ServerError(400, f"open seat {seat + 1}: only a human seat can be left open to join")
         for player in players:
             if player != HUMAN:
                 try:
@@ -152,14 +156,16 @@ class Hub:
         seat_rows = []
         for seat, player in enumerate(players):
             token_digest = claim = None
-            if player == HUMAN:
+            if player == HUMAN and seat in public:
+                pass  # claimed later, from the games list
+            elif player == HUMAN:
                 if rematch_of is None:
                     tokens[seat] = secrets.token_urlsafe(24)
                     token_digest = token_hash(tokens[seat])
                 else:  # the holder of the seat that moves here may claim it
                     old = rematch_of.row.seats[(seat - 1) % len(players)]
                     claim = old.token_hash
-            seat_rows.append(SeatRow(seat, player, token_digest, claim, joined=False))
+            seat_rows.append(SeatRow(seat, player, token_digest, claim, joined=False, public=seat in public))
         now = time.time()
         row = GameRow(
             id=secrets.token_urlsafe(9), game=name, options=game.json_options(), status="open",
@@ -204,6 +210,21 @@ class Hub:
                 await to_thread.run_sync(
                     lambda s=seat, h=row.token_hash: self.store.set_seat(new.id, s, token_hash=h, claim_hash=None))
         return new, claimed
+
+    async def claim(self, room: Room, seat: int) -> str:
+        """Take an open seat: a new token for it, to whoever asks first."""
+        if not 0 <= seat < len(room.row.seats):
+            raise ServerError(404, f"this game has no seat P{seat + 1}")
+        async with room.lock:
+            row = room.row.seats[seat]
+            if not row.public:
+                raise ServerError(403, f"seat P{seat + 1} is not open to join")
+            if row.token_hash is not None:
+                raise ServerError(409, f"seat P{seat + 1} was already taken")
+            token = secrets.token_urlsafe(24)
+            row.token_hash = token_hash(token)
+            await to_thread.run_sync(lambda: self.store.set_seat(room.id, seat, token_hash=row.token_hash))
+        return token
 
     # -- finding games and seats -------------------------------------------------------------
     async def room(self, game_id: str) -> Room:
@@ -410,7 +431,8 @@ class Hub:
             "options": row.options,
             "status": row.status,
             "ply": row.version,
-            "seats": [{"seat": s.seat, "player": s.player, "joined": s.joined} for s in row.seats],
+            "seats": [{"seat": s.seat, "player": s.player, "joined": s.joined,
+                       "open": s.public and s.token_hash is None} for s in row.seats],
             "you": seats,
             "viewer": viewer if viewer != SPECTATOR else None,
             "to_move": state.current_player() if not state.is_terminal() else None,

@@ -11,8 +11,8 @@ Tokens are never stored: a seat keeps the SHA-256 of its token.
 
 SQLite (the default) runs in WAL mode with ``synchronous=NORMAL``; any other
 SQLAlchemy URL (PostgreSQL, ...) works unchanged. ``create_all`` makes the
-tables on first start; the schema carries a version in ``meta`` so that a
-later change can migrate it in place.
+tables on first start; the schema carries a version in ``meta``, and an
+older database is migrated in place on start (``MIGRATIONS``).
 """
 
 from __future__ import annotations
@@ -25,11 +25,15 @@ from typing import Any
 
 from sqlalchemy import (
     Boolean, Column, Float, ForeignKey, Integer, MetaData, String, Table, Text, create_engine, event,
-    insert, select, update,
+    insert, select, text, update,
 )
 from sqlalchemy.engine import Engine
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+#: schema upgrades in place: version -> statements that reach the next one
+MIGRATIONS = {
+    1: ["ALTER TABLE seats ADD COLUMN public BOOLEAN NOT NULL DEFAULT FALSE"],
+}
 
 metadata = MetaData()
 
@@ -62,6 +66,7 @@ seats = Table(
     Column("token_hash", String(64), index=True),     # humans: SHA-256 of the seat's token
     Column("claim_hash", String(64)),                 # rematch: the old seat's token hash may claim it
     Column("joined", Boolean, nullable=False, default=False),
+    Column("public", Boolean, nullable=False, default=False),  # anyone may claim it from the games list
 )
 
 actions = Table(
@@ -79,6 +84,7 @@ class SeatRow:
     token_hash: str | None
     claim_hash: str | None
     joined: bool
+    public: bool = False
 
     @property
     def human(self) -> bool:
@@ -132,6 +138,13 @@ def connect(url: str) -> Engine:
             conn.execute(insert(meta).values(key="schema", value=str(SCHEMA_VERSION)))
         elif int(found) > SCHEMA_VERSION:
             raise RuntimeError(f"the database has schema {found}, newer than this tileworks ({SCHEMA_VERSION})")
+        else:
+            version = int(found)
+            while version < SCHEMA_VERSION:
+                for statement in MIGRATIONS[version]:
+                    conn.execute(text(statement))
+                version += 1
+            conn.execute(update(meta).where(meta.c.key == "schema").values(value=str(version)))
     return engine
 
 
@@ -155,7 +168,7 @@ class Store:
             ))
             conn.execute(insert(seats), [
                 {"game_id": row.id, "seat": s.seat, "player": s.player, "token_hash": s.token_hash,
-                 "claim_hash": s.claim_hash, "joined": s.joined}
+                 "claim_hash": s.claim_hash, "joined": s.joined, "public": s.public}
                 for s in row.seats
             ])
             if first_actions:
@@ -219,7 +232,7 @@ class Store:
     @staticmethod
     def _seats(conn: Any, game_id: str) -> list[SeatRow]:
         return [
-            SeatRow(r.seat, r.player, r.token_hash, r.claim_hash, bool(r.joined))
+            SeatRow(r.seat, r.player, r.token_hash, r.claim_hash, bool(r.joined), bool(r.public))
             for r in conn.execute(select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat))
         ]
 

@@ -25,7 +25,7 @@ function drawSeats() {
     label.textContent = "P" + (i + 1) + " ";
     const select = document.createElement("select");
     select.name = "seat" + i;
-    select.append(option("human", "human"));
+    select.append(option("human", "human (this screen)"), option("open", "human (open: anyone may join)"));
     for (const level of ["beginner", "easy", "medium", "hard", "expert"]) {
       select.append(option("mcts:" + level, "computer: " + level));
     }
@@ -69,6 +69,18 @@ async function listGames() {
     link.href = (g.status === "finished" ? "/replay/" : "/watch/") + g.id;
     link.textContent = g.game + " — " + g.players.join(", ") + " — " + g.status + " (ply " + g.ply + ")";
     item.append(link);
+    for (const seat of g.joinable) {
+      const join = document.createElement("button");
+      join.type = "button";
+      join.textContent = "join as P" + (seat + 1);
+      join.addEventListener("click", async () => {
+        const response = await fetch("/api/games/" + g.id + "/seats/" + (seat + 1) + "/claim", { method: "POST" });
+        const body = await response.json();
+        if (!response.ok) { $("error").textContent = body.error; listGames(); return; }
+        location.href = body.link;
+      });
+      item.append(" ", join);
+    }
     return item;
   }));
 }
@@ -83,10 +95,12 @@ $("create").addEventListener("submit", async (event) => {
     const input = document.querySelector("[name=option-" + o.name + "]");
     if (input && input.value !== String(o.default)) options[o.name] = input.value;
   }
-  const players = [...document.querySelectorAll("#seats select")].map((s) => s.value);
+  const choices = [...document.querySelectorAll("#seats select")].map((s) => s.value);
+  const players = choices.map((c) => (c === "open" ? "human" : c));
+  const openSeats = choices.map((c, i) => (c === "open" ? i + 1 : 0)).filter(Boolean);
   const response = await fetch("/api/games", {
     method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ game: game.name, players: players, options: options }),
+    body: JSON.stringify({ game: game.name, players: players, options: options, open_seats: openSeats }),
   });
   const body = await response.json();
   if (!response.ok) { $("error").textContent = body.error; return; }
