@@ -18,7 +18,15 @@ $(STAMP): requirements-dev.lock pyproject.toml
 run: $(STAMP)
 	$(BIN)/tileworks serve --host 127.0.0.1 --port 8000
 
-test: $(STAMP)
+# The browser tests drive Debian's Chromium; install it when it is missing.
+CHROMIUM := /usr/bin/chromium
+
+$(CHROMIUM):
+	@echo "Installing Debian's chromium for the browser tests"
+	if [ "$$(id -u)" = 0 ]; then apt-get install -y -q chromium || (apt-get update -q && apt-get install -y -q chromium); \
+	else sudo apt-get install -y -q chromium || (sudo apt-get update -q && sudo apt-get install -y -q chromium); fi
+
+test: $(STAMP) $(CHROMIUM)
 	$(BIN)/python -m pytest -n 2
 
 bench: $(STAMP)

@@ -10,17 +10,15 @@ import time
 from pathlib import Path
 
 import httpx
+import playwright.sync_api as playwright
 import pytest
 
-from tests.server.test_restart import Server  # noqa: E402  (a real server process)
+from tests.server.test_restart import Server  # a real server process
 
-playwright = pytest.importorskip("playwright.sync_api")
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).parent / "artifacts"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run", "--disable-quic"]
-
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
 
 
 @pytest.fixture(scope="module")
@@ -32,6 +30,7 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
+    assert Path(CHROMIUM).exists(), "Debian's chromium is missing: `make test` installs it (apt-get install chromium)"
     with playwright.sync_playwright() as p:
         launched = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield launched
