@@ -279,7 +279,7 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
     async def claim(game_id: str, seat: Annotated[int, Path(ge=1, le=MAX_SEATS)]) -> SeatLink:
         found = await room(game_id)
         token = await hub().claim(found, seat - 1)
-        return SeatLink(seat=seat - 1, name=f"P{seat}", token=token, link=seat_link(found.id, token))
+        return SeatLink(seat=seat - 1, name=seat_name(seat - 1), token=token, link=seat_link(found.id, token))
 
     @app.get("/api/games/{game_id}/record", responses=ERRORS, summary="The game record")
     async def record(
