@@ -15,19 +15,33 @@ from tileworks.agents import split_specs
 from tileworks.cli.play import TerminalGame, parse_seats
 from tileworks.cli.replay import print_record, step_through
 from tileworks.core import SPECTATOR, RecordError
+from tileworks.core.i18n import LANGUAGES, _, gettext, system_language, use_language
 from tileworks.core.records import load_record
 from tileworks.core.registry import game_info
 
+# help texts are translated as the commands are defined, in the terminal's language
+use_language(system_language())
+
 app = typer.Typer(
-    help="tileworks: tile-laying board games in the terminal.",
+    help=_("tileworks: tile-laying board games in the terminal."),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
 
 
+@app.callback()
+def choose_language(
+    lang: Annotated[Optional[str], typer.Option("--lang", help=_("language: en or ja (default: from TILEWORKS_LANG or LANG)"))] = None,
+) -> None:
+    if lang is not None:
+        if lang not in LANGUAGES:
+            _fail(_("unknown language {lang}; languages: {languages}", lang=repr(lang), languages=", ".join(LANGUAGES)))
+        use_language(lang)
+
+
 def _fail(message: str) -> None:
-    Console(stderr=True).print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
+    Console(stderr=True).print(f"[red]{_('error:')}[/red] {message}", highlight=False, soft_wrap=True)
     raise typer.Exit(2)
 
 
@@ -40,9 +54,10 @@ def parse_options(game: str, pairs: list[str]) -> dict[str, object]:
         key, sep, text = pair.partition("=")
         key = key.strip()
         if not sep:
-            raise ValueError(f"option {pair!r} must be written KEY=VALUE")
+            raise ValueError(_("option {pair} must be written KEY=VALUE", pair=repr(pair)))
         if key not in by_name:
-            raise ValueError(f"unknown option {key!r} for {info.name}; options are: {', '.join(sorted(by_name))}")
+            raise ValueError(_("unknown option {key} for {game}; options are: {options}", key=repr(key), game=info.name,
+                               options=", ".join(sorted(by_name))))
         values[key] = by_name[key].validate(_file_value(text.strip()))
     return values
 
@@ -56,42 +71,40 @@ def _file_value(text: str) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise ValueError(f"cannot read option file {str(path)!r}: {exc.strerror}") from None
+        raise ValueError(_("cannot read option file {path}: {error}", path=repr(str(path)), error=exc.strerror)) from None
 
 
-@app.command()
+@app.command(help=_("List the games with their player counts and options."))
 def games() -> None:
-    """List the games with their player counts and options."""
     console = Console()
     for entry in tileworks.list_games():
         low, high = entry["players"]
-        console.print(f"[bold]{entry['name']}[/bold]  {entry['title']}: {entry['summary']}  ({low}-{high} players)")
+        console.print(f"[bold]{entry['name']}[/bold]  {gettext(entry['title'])}: {gettext(entry['summary'])}  "
+                      + _("({low}-{high} players)", low=low, high=high))
         table = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
-        table.add_column("option")
-        table.add_column("default")
-        table.add_column("allowed")
-        table.add_column("meaning")
+        for column in (_("option"), _("default"), _("allowed"), _("meaning")):
+            table.add_column(column)
         for option in entry["options"]:
             default = option["default"]
-            shown = ",".join(map(str, default)) or "none" if isinstance(default, tuple) else str(default)
-            table.add_row(option["name"], shown, option["allowed"], option["doc"])
+            shown = ",".join(map(str, default)) or _("none") if isinstance(default, tuple) else str(default)
+            table.add_row(option["name"], shown, option["allowed"], gettext(option["doc"]))
         console.print(table)
 
 
-@app.command()
+@app.command(help=_("Play a game in the terminal."))
 def play(
-    game: Annotated[str, typer.Argument(help="game name (see `tileworks games`)")],
-    players: Annotated[str, typer.Option("--players", "-p", help="comma-separated seats: human or an agent spec")] = "human,random",
-    option: Annotated[list[str], typer.Option("--option", "-o", help="game option KEY=VALUE (repeatable)")] = [],  # noqa: B006
-    seed: Annotated[Optional[int], typer.Option(help="seed for chance and agents")] = None,
-    record: Annotated[Optional[Path], typer.Option(help="save the game record to this file")] = None,
+    game: Annotated[str, typer.Argument(help=_("game name (see `tileworks games`)"))],
+    players: Annotated[str, typer.Option("--players", "-p", help=_("comma-separated seats: human or an agent spec"))] = "human,random",
+    option: Annotated[list[str], typer.Option("--option", "-o", help=_("game option KEY=VALUE (repeatable)"))] = [],  # noqa: B006
+    seed: Annotated[Optional[int], typer.Option(help=_("seed for chance and agents"))] = None,
+    record: Annotated[Optional[Path], typer.Option(help=_("save the game record to this file"))] = None,
 ) -> None:
-    """Play a game in the terminal."""
     try:
         seats = parse_seats(players)
         values = parse_options(game, option)
         if "players" in values and values["players"] != len(seats):
-            raise ValueError(f"--players names {len(seats)} seats but the option says players={values['players']}")
+            raise ValueError(_("--players names {count} seats but the option says players={players}",
+                               count=len(seats), players=values["players"]))
         values["players"] = len(seats)
         loaded = tileworks.load_game(game, **values)
     except ValueError as exc:
@@ -99,12 +112,11 @@ def play(
     TerminalGame(loaded, seats, seed=seed, record=record).play()
 
 
-@app.command()
+@app.command(help=_("Step through a saved game record."))
 def replay(
-    file: Annotated[Path, typer.Argument(help="a game record (JSON)")],
-    interactive: Annotated[Optional[bool], typer.Option("--step/--all", help="step move by move, or print it all (default: step in a terminal)")] = None,
+    file: Annotated[Path, typer.Argument(help=_("a game record (JSON)"))],
+    interactive: Annotated[Optional[bool], typer.Option("--step/--all", help=_("step move by move, or print it all (default: step in a terminal)"))] = None,
 ) -> None:
-    """Step through a saved game record."""
     try:
         loaded = load_record(file)
     except RecordError as exc:
@@ -118,23 +130,22 @@ def replay(
         print_record(loaded, console)
 
 
-@app.command()
+@app.command(help=_("Draw a position of a saved game as text or SVG."))
 def render(
-    file: Annotated[Path, typer.Argument(help="a game record (JSON)")],
-    ply: Annotated[Optional[int], typer.Option(help="draw the position after this many actions (default: the last)")] = None,
-    svg: Annotated[bool, typer.Option("--svg/--text", help="an SVG picture, or plain text")] = False,
-    seat: Annotated[Optional[int], typer.Option(help="draw as this seat (1-based) sees it; default: a spectator")] = None,
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="write to this file instead of the terminal")] = None,
+    file: Annotated[Path, typer.Argument(help=_("a game record (JSON)"))],
+    ply: Annotated[Optional[int], typer.Option(help=_("draw the position after this many actions (default: the last)"))] = None,
+    svg: Annotated[bool, typer.Option("--svg/--text", help=_("an SVG picture, or plain text"))] = False,
+    seat: Annotated[Optional[int], typer.Option(help=_("draw as this seat (1-based) sees it; default: a spectator"))] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help=_("write to this file instead of the terminal"))] = None,
 ) -> None:
-    """Draw a position of a saved game as text or SVG."""
     try:
         loaded = load_record(file)
         count = len(loaded.actions)
         if ply is not None and not 0 <= ply <= count:
-            raise ValueError(f"--ply must be between 0 and {count}, the record's number of actions")
+            raise ValueError(_("--ply must be between 0 and {count}, the record's number of actions", count=count))
         players = loaded.game.num_players()
         if seat is not None and not 1 <= seat <= players:
-            raise ValueError(f"--seat must be between 1 and {players}")
+            raise ValueError(_("--seat must be between 1 and {players}", players=players))
     except ValueError as exc:
         _fail(str(exc))
     state = loaded.game.new_initial_state()
@@ -148,17 +159,16 @@ def render(
         out.write_text(drawing + ("" if svg else "\n"), encoding="utf-8")
 
 
-@app.command()
+@app.command(help=_("Play many games between agents; print wins, scores and ratings (resumable)."))
 def arena(
-    game: Annotated[str, typer.Argument(help="game name (see `tileworks games`)")],
-    agents: Annotated[str, typer.Option("--agents", "-a", help="comma-separated agent specs, one per seat")],
-    games: Annotated[int, typer.Option("--games", "-n", help="number of games")] = 100,
-    workers: Annotated[int, typer.Option("--workers", "-w", help="parallel processes")] = 1,
-    seed: Annotated[int, typer.Option(help="seed of the whole run")] = 0,
-    out: Annotated[Optional[Path], typer.Option(help="folder for records and summary.json (default arena-GAME)")] = None,
-    option: Annotated[list[str], typer.Option("--option", "-o", help="game option KEY=VALUE (repeatable)")] = [],  # noqa: B006
+    game: Annotated[str, typer.Argument(help=_("game name (see `tileworks games`)"))],
+    agents: Annotated[str, typer.Option("--agents", "-a", help=_("comma-separated agent specs, one per seat"))],
+    games: Annotated[int, typer.Option("--games", "-n", help=_("number of games"))] = 100,
+    workers: Annotated[int, typer.Option("--workers", "-w", help=_("parallel processes"))] = 1,
+    seed: Annotated[int, typer.Option(help=_("seed of the whole run"))] = 0,
+    out: Annotated[Optional[Path], typer.Option(help=_("folder for records and summary.json (default arena-GAME)"))] = None,
+    option: Annotated[list[str], typer.Option("--option", "-o", help=_("game option KEY=VALUE (repeatable)"))] = [],  # noqa: B006
 ) -> None:
-    """Play many games between agents; print wins, scores and ratings (resumable)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from tileworks.arena import ArenaConfig, run
@@ -188,8 +198,10 @@ def arena(
 
         summary = run(config, progress)
         bar.update(task, completed=games)
-    table = Table(title=f"{game}: {summary['games']} games, {summary['mean_decisions']:.1f} decisions a game")
-    for column in ("agent", "wins", "win rate (95% CI)", "mean score ± sd", "win rate by seat", "rating μ ± σ"):
+    table = Table(title=_("{game}: {games} games, {decisions} decisions a game", game=game, games=summary["games"],
+                          decisions=f"{summary['mean_decisions']:.1f}"))
+    for column in (_("agent"), _("wins"), _("win rate (95% CI)"), _("mean score ± sd"), _("win rate by seat"),
+                   _("rating μ ± σ")):
         table.add_column(column)
     for a in summary["agents"]:
         low, high = a["win_rate_95"]
@@ -201,19 +213,19 @@ def arena(
         )
     console.print(table)
     if summary["resumed"]:
-        console.print(f"Resumed: {summary['resumed']} games were already played; {summary['played']} new.")
-    console.print(f"Records and summary.json in {config.out}")
+        console.print(_("Resumed: {resumed} games were already played; {played} new.", resumed=summary["resumed"],
+                        played=summary["played"]))
+    console.print(_("Records and summary.json in {path}", path=config.out))
 
 
-@app.command()
+@app.command(help=_("Host games for browsers and scripts: HTTP and WebSocket API, durable storage, AI seats."))
 def serve(
-    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
-    db: Annotated[Optional[str], typer.Option(help="SQLAlchemy database URL (default: SQLite in --data)")] = None,
-    data: Annotated[Path, typer.Option(help="folder for the default SQLite database")] = Path("data"),
-    ai_workers: Annotated[int, typer.Option(help="processes that search for AI seats")] = 2,
+    host: Annotated[str, typer.Option(help=_("address to listen on"))] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help=_("port to listen on"))] = 8000,
+    db: Annotated[Optional[str], typer.Option(help=_("SQLAlchemy database URL (default: SQLite in --data)"))] = None,
+    data: Annotated[Path, typer.Option(help=_("folder for the default SQLite database"))] = Path("data"),
+    ai_workers: Annotated[int, typer.Option(help=_("processes that search for AI seats"))] = 2,
 ) -> None:
-    """Host games for browsers and scripts: HTTP and WebSocket API, durable storage, AI seats."""
     import uvicorn
 
     from tileworks.server import create_app
@@ -224,9 +236,10 @@ def serve(
     try:
         application = create_app(db_url=url, ai_workers=ai_workers)
     except Exception as exc:  # pragma: no cover - e.g. an unreadable URL
-        _fail(f"cannot start the server: {exc}")
+        _fail(_("cannot start the server: {error}", error=exc))
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    Console(soft_wrap=True).print(f"tileworks is serving on [bold]http://{shown}:{port}[/] (database: {_safe_url(url)}); Ctrl-C stops it")
+    Console(soft_wrap=True).print(_("tileworks is serving on {address} (database: {database}); Ctrl-C stops it",
+                                    address=f"[bold]http://{shown}:{port}[/]", database=_safe_url(url)))
     # views are small JSON: compressing each one costs more CPU than it saves on loopback or LAN
     uvicorn.run(application, host=host, port=port, ws_max_size=MAX_BODY, ws_per_message_deflate=False,
                 log_level="info")

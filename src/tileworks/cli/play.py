@@ -15,10 +15,12 @@ from rich.console import Console
 
 from tileworks.agents import Agent, make, split_specs
 from tileworks.core import SPECTATOR, Game, IllegalActionError, State, sample_chance
+from tileworks.core.i18n import N_, _
 from tileworks.core.records import save_record
+from tileworks.core.text import seat_name
 
 HUMAN = "human"
-HELP = (
+HELP = N_(
     "Type a move in notation (the legal ones are listed with ?).\n"
     "  ?      list the legal moves\n"
     "  board  show the table again\n"
@@ -31,7 +33,7 @@ def parse_seats(spec: str) -> list[str]:
     """``"human,random"`` -> ``["human", "random"]``, checking each agent spec."""
     seats = [s.lower() for s in split_specs(spec)]
     if not seats:
-        raise ValueError("--players needs at least one seat, e.g. human,random")
+        raise ValueError(_("--players needs at least one seat, e.g. human,random"))
     for seat in seats:
         if seat != HUMAN:
             make(seat)  # raises ValueError listing the valid specs
@@ -78,7 +80,8 @@ class TerminalGame:
                     action = self.agents[player].step(state)
                     text = state.action_to_string(action)
                     self.console.print(
-                        f"P{player + 1} ({self.seats[player]}) plays [bold]{text}[/bold]", highlight=False
+                        _("{who} ({agent}) plays {move}", who=seat_name(player), agent=self.seats[player],
+                          move=f"[bold]{text}[/bold]"), highlight=False
                     )
                     state.apply_action(action)
                     continue
@@ -86,15 +89,15 @@ class TerminalGame:
                     self.console.print(state.rich_text(self.viewer(state)))
                     shown_for = len(state.history())
                 if not self._human_turn(state):
-                    self.console.print("Game stopped.")
+                    self.console.print(_("Game stopped."))
                     break
             else:
                 self.console.print(state.rich_text(self.viewer(state)))
-                self.console.print(f"Scores: {state.scores()}  returns: {state.returns()}")
+                self.console.print(_("Scores: {scores}  returns: {returns}", scores=state.scores(), returns=state.returns()))
         finally:
             if self.record is not None:
                 save_record(state, self.record, self.seats)
-                self.console.print(f"Record saved to {self.record}")
+                self.console.print(_("Record saved to {path}", path=self.record))
         return state
 
     def _human_turn(self, state: State) -> bool:
@@ -108,10 +111,10 @@ class TerminalGame:
             return False
         if word in ("?", "moves"):
             moves = [state.action_to_string(a) for a in state.legal_actions()]
-            self.console.print("Legal moves: " + " ".join(moves))
+            self.console.print(_("Legal moves: {moves}", moves=" ".join(moves)))
             return True
         if word in ("help", "h"):
-            self.console.print(HELP)
+            self.console.print(_(HELP))
             return True
         if word in ("board", "b", ""):
             self.console.print(state.rich_text(self.viewer(state)))
@@ -120,5 +123,5 @@ class TerminalGame:
             action = state.string_to_action(line)
             state.apply_action(action)
         except IllegalActionError as exc:
-            self.console.print(f"[red]Not a legal move:[/red] {exc}", highlight=False, soft_wrap=True)
+            self.console.print(f"[red]{_('Not a legal move:')}[/red] {exc}", highlight=False, soft_wrap=True)
         return True

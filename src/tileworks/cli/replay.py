@@ -6,9 +6,11 @@ from typing import Callable
 
 from rich.console import Console
 
+from tileworks.core.i18n import N_, _
 from tileworks.core.records import GameRecord
+from tileworks.core.text import seat_name
 
-HELP = "Enter: next move   b: back   N: go to move N   e: end   s: start   q: quit"
+HELP = N_("Enter: next move   b: back   N: go to move N   e: end   s: start   q: quit")
 
 
 def player_steps(record: GameRecord) -> list[int]:
@@ -23,20 +25,20 @@ def print_record(record: GameRecord, console: Console) -> None:
     """The whole game as a numbered move list, then the final table."""
     game = record.game
     console.print(
-        f"[bold]{game.name}[/bold] {game.json_options()}  players: {', '.join(record.players)}"
+        f"[bold]{game.name}[/bold] {game.json_options()}  " + _("players: {players}", players=", ".join(record.players))
         + (f"  ({record.created})" if record.created else "")
     )
     number = 0
     for mover, move in zip(record.movers, record.moves, strict=True):
         if mover >= 0:
             number += 1
-            console.print(f"{number:4d}. P{mover + 1} {move}")
+            console.print(f"{number:4d}. {seat_name(mover)} {move}")
     final = record.final_state()
     console.print(final.rich_text())
     if final.is_terminal():
-        console.print(f"Scores: {final.scores()}  returns: {final.returns()}")
+        console.print(_("Scores: {scores}  returns: {returns}", scores=final.scores(), returns=final.returns()))
     else:
-        console.print("The record ends before the game did.")
+        console.print(_("The record ends before the game did."))
 
 
 def step_through(record: GameRecord, console: Console, ask: Callable[[str], str] = input) -> None:
@@ -44,11 +46,12 @@ def step_through(record: GameRecord, console: Console, ask: Callable[[str], str]
     states = record.states()
     steps = player_steps(record)
     at = 0
-    console.print(HELP)
+    console.print(_(HELP))
     while True:
         index = steps[at]
         if index > 0 and record.movers[index - 1] >= 0:
-            console.print(f"Move {at}: P{record.movers[index - 1] + 1} played {record.moves[index - 1]}")
+            console.print(_("Move {number}: {who} played {move}", number=at, who=seat_name(record.movers[index - 1]),
+                            move=record.moves[index - 1]))
         console.print(states[index].rich_text())
         try:
             word = ask(f"[{at}/{len(steps) - 1}] > ").strip().lower()
@@ -66,7 +69,7 @@ def step_through(record: GameRecord, console: Console, ask: Callable[[str], str]
             at = min(int(word), len(steps) - 1)
         elif word in ("", "n"):
             if at == len(steps) - 1:
-                console.print("That was the last move.")
+                console.print(_("That was the last move."))
             at = min(at + 1, len(steps) - 1)
         else:
-            console.print(HELP)
+            console.print(_(HELP))

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from tileworks.core.i18n import N_, _
+
 
 @dataclass(frozen=True)
 class Option:
@@ -26,13 +28,21 @@ class Option:
     allowed: str
     normalise: Callable[[Any], Any]
     doc: str = ""
+    #: fields filled into ``allowed``, which is a message for the catalogs
+    allowed_fields: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def allowed_text(self) -> str:
+        """``allowed`` in the current language, its fields filled in."""
+        return _(self.allowed, **self.allowed_fields)
 
     def validate(self, value: Any) -> Any:
         try:
             return self.normalise(value)
         except (TypeError, ValueError) as exc:
             raise ValueError(
-                f"bad value {value!r} for option {self.name!r}: {exc}; allowed: {self.allowed}"
+                _("bad value {value} for option {name}: {why}; allowed: {allowed}", value=repr(value),
+                  name=repr(self.name), why=_(str(exc)), allowed=self.allowed_text)
             ) from None
 
 
@@ -41,19 +51,19 @@ def int_option(name: str, default: int, lo: int, hi: int, doc: str = "") -> Opti
 
     def normalise(value: Any) -> int:
         if isinstance(value, bool):
-            raise ValueError("expected an integer")
+            raise ValueError(N_("expected an integer"))
         if isinstance(value, str):
             value = value.strip()
             if not value.lstrip("-").isdigit():
-                raise ValueError("expected an integer")
+                raise ValueError(N_("expected an integer"))
             value = int(value)
         if not isinstance(value, int):
-            raise ValueError("expected an integer")
+            raise ValueError(N_("expected an integer"))
         if not lo <= value <= hi:
-            raise ValueError("out of range")
+            raise ValueError(N_("out of range"))
         return value
 
-    return Option(name, default, f"an integer from {lo} to {hi}", normalise, doc)
+    return Option(name, default, N_("an integer from {lo} to {hi}"), normalise, doc, {"lo": lo, "hi": hi})
 
 
 def choice_option(name: str, default: str, choices: tuple[str, ...], doc: str = "") -> Option:
@@ -61,10 +71,10 @@ def choice_option(name: str, default: str, choices: tuple[str, ...], doc: str = 
 
     def normalise(value: Any) -> str:
         if not isinstance(value, str) or value.strip().lower() not in choices:
-            raise ValueError("not one of the choices")
+            raise ValueError(N_("not one of the choices"))
         return value.strip().lower()
 
-    return Option(name, default, " or ".join(repr(c) for c in choices), normalise, doc)
+    return Option(name, default, N_("one of {choices}"), normalise, doc, {"choices": ", ".join(map(repr, choices))})
 
 
 _TRUE = {"true", "yes", "on", "1"}
@@ -83,9 +93,9 @@ def bool_option(name: str, default: bool, doc: str = "") -> Option:
                 return True
             if word in _FALSE:
                 return False
-        raise ValueError("expected true or false")
+        raise ValueError(N_("expected true or false"))
 
-    return Option(name, default, "true or false", normalise, doc)
+    return Option(name, default, N_("true or false"), normalise, doc)
 
 
 def subset_option(name: str, universe: tuple[int, ...], doc: str = "") -> Option:
@@ -100,23 +110,21 @@ def subset_option(name: str, universe: tuple[int, ...], doc: str = "") -> Option
             text = value.strip().lower()
             parts = [] if text in ("", "none") else [p.strip() for p in text.split(",")]
             if not all(p.isdigit() for p in parts):
-                raise ValueError("expected comma-separated integers")
+                raise ValueError(N_("expected comma-separated integers"))
             value = [int(p) for p in parts]
         if isinstance(value, (int, bool)) or not hasattr(value, "__iter__"):
-            raise ValueError("expected a collection of integers")
+            raise ValueError(N_("expected a collection of integers"))
         items = list(value)
         if any(isinstance(v, bool) or not isinstance(v, int) for v in items):
-            raise ValueError("expected integers")
+            raise ValueError(N_("expected integers"))
         bad = sorted(set(items) - set(universe))
         if bad:
-            raise ValueError(f"{', '.join(map(str, bad))} not allowed")
+            raise ValueError(_("{values} not allowed", values=", ".join(map(str, bad))))
         if len(set(items)) != len(items):
-            raise ValueError("a value is repeated")
+            raise ValueError(N_("a value is repeated"))
         return tuple(sorted(items))
 
-    return Option(
-        name, (), "any subset of " + ", ".join(map(str, universe)), normalise, doc
-    )
+    return Option(name, (), N_("any subset of {values}"), normalise, doc, {"values": ", ".join(map(str, universe))})
 
 
 @dataclass(frozen=True)
@@ -135,8 +143,8 @@ class OptionSet:
         unknown = sorted(set(given) - set(by_name))
         if unknown:
             raise ValueError(
-                f"unknown option {unknown[0]!r} for {game}; options are: "
-                + ", ".join(sorted(by_name))
+                _("unknown option {key} for {game}; options are: {options}", key=repr(unknown[0]), game=game,
+                  options=", ".join(sorted(by_name)))
             )
         values = self.defaults()
         for key, value in given.items():

@@ -6,6 +6,7 @@ import re
 from typing import TYPE_CHECKING, Any, Callable
 
 from tileworks.core.errors import IllegalActionError, RecordError
+from tileworks.core.i18n import _
 
 if TYPE_CHECKING:  # pragma: no cover
     from tileworks.core.game import State
@@ -22,12 +23,13 @@ def read_move(state: "State", text: Any, parse: Callable[["State", str], "int | 
     :class:`IllegalActionError` saying why, with the decision being made.
     """
     if not isinstance(text, str):
-        raise IllegalActionError(f"a move must be text, not {text!r}")
+        raise IllegalActionError(_("a move must be text, not {text}", text=repr(text)))
     word = re.sub(r"\s+", "", text.strip().lower())
     action = parse(state, word)
     if action is None:
         raise IllegalActionError(
-            f"cannot read {text!r} as {game} move while {state.decision()}; {examples}"
+            _("cannot read {text} as a move of {game} while {decision}; {examples}",
+              text=repr(text), game=game, decision=state.decision(), examples=_(examples))
         )
     if action not in state.legal_actions():
         raise IllegalActionError(state.why_illegal(text))
@@ -82,6 +84,7 @@ def closing_line(view: dict[str, Any]) -> list[Segment]:
     """The last drawn line: who won once the game is over, else the decision."""
     if view["phase"] == "over":
         winners = view["winners"]
-        names = " and ".join(seat_name(s) for s in winners)
-        return [(f"Game over: {names} {'win' if len(winners) > 1 else 'wins'}", "bold")]
+        if len(winners) == 1:
+            return [(_("Game over: {seat} wins", seat=seat_name(winners[0])), "bold")]
+        return [(_("Game over: {seats} share the win", seats=_(" and ").join(seat_name(s) for s in winners)), "bold")]
     return [("> " + view["decision"], "bold")]

@@ -11,6 +11,7 @@ Rules in our words, with every ruling: ``docs/rules/azul.md``.
 
 from __future__ import annotations
 
+from tileworks.core.i18n import N_
 from tileworks.core import OptionSet, register
 from tileworks.core.options import choice_option, int_option
 from tileworks.core.registry import GameInfo
@@ -19,24 +20,24 @@ from tileworks.games.azul.rules import AzulGame, AzulState
 
 OPTIONS = OptionSet(
     (
-        int_option("players", 2, 2, 4, "number of players"),
+        int_option("players", 2, 2, 4, N_("number of players")),
         choice_option("variant", "standard", ("standard", "grey"),
-                      "grey: the grey side of the boards, where players choose each wall space"),
+                      N_("grey: the grey side of the boards, where players choose each wall space")),
         choice_option("tiebreak", "seed", ("seed", "official"),
-                      "seed: most wall tiles, then fewest floor tiles; official: most complete rows"),
-        int_option("round_limit", 100, 1, 1000, "safeguard: the game ends after this many rounds"),
+                      N_("seed: most wall tiles, then fewest floor tiles; official: most complete rows")),
+        int_option("round_limit", 100, 1, 1000, N_("safeguard: the game ends after this many rounds")),
     )
 )
 
 GAME_INFO = register(
     GameInfo(
         name="azul",
-        title="Azul",
+        title=N_("Azul"),
         min_players=2,
         max_players=4,
         options=OPTIONS,
         factory=AzulGame,
-        summary="draft tiles from factories into pattern lines and tile your wall",
+        summary=N_("draft tiles from factories into pattern lines and tile your wall"),
         test_configs=(
             {},
             {"players": 3},

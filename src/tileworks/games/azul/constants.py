@@ -4,8 +4,10 @@ Colours are numbered blue 0, yellow 1, red 2, black 3, white 4. On the
 coloured wall, row ``r`` holds colour ``c`` in column ``(c + r) % 5``.
 """
 
+from tileworks.core.i18n import N_
+
 BLUE, YELLOW, RED, BLACK, WHITE = range(5)
-COLOUR_NAMES = ("blue", "yellow", "red", "black", "white")
+COLOUR_NAMES = (N_("blue"), N_("yellow"), N_("red"), N_("black"), N_("white"))
 COLOUR_LETTERS = "byrkw"
 TILES_PER_COLOUR = 20
 TOTAL_TILES = 100

@@ -23,6 +23,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from tileworks.core import CHANCE, SPECTATOR, TERMINAL
+from tileworks.core.i18n import N_, _, gettext
 from tileworks.core.text import check_viewer, field_error, read_int, read_move, seat_name
 from tileworks.games.azul import constants as k
 
@@ -40,16 +41,17 @@ def source_name(game: "AzulGame", source: int) -> str:
 def describe_decision(state: "AzulState") -> str:
     phase = state.phase
     if phase == k.FIRST_PLAYER:
-        return "chance picks the first player"
+        return _("chance picks the first player")
     if phase == k.FILL:
-        return f"chance draws a tile from the bag for factory {(state.fill_slot >> 2) + 1}"
+        return _("chance draws a tile from the bag for factory {factory}", factory=(state.fill_slot >> 2) + 1)
     if phase == k.OVER:
-        return "the game is over"
+        return _("the game is over")
     who = seat_name(state.player)
     if phase == k.DRAFT:
-        return f"{who} takes tiles from a factory or the centre"
-    colour = k.COLOUR_NAMES[state.line_colour[5 * state.player + state.place_line]]
-    return f"{who} chooses the wall column for the {colour} tile of pattern line {state.place_line + 1}"
+        return _("{who} takes tiles from a factory or the centre", who=who)
+    colour = gettext(k.COLOUR_NAMES[state.line_colour[5 * state.player + state.place_line]])
+    return _("{who} chooses the wall column for the {colour} tile of pattern line {line}",
+             who=who, colour=colour, line=state.place_line + 1)
 
 
 def action_to_string(state: "AzulState", action: int) -> str:
@@ -100,8 +102,8 @@ def draft_to_string(game: "AzulGame", action: int) -> str:
 def string_to_action(state: "AzulState", text: str) -> int:
     """Read a move typed in notation; it must be legal in ``state``."""
     return read_move(
-        state, text, _parse, "an Azul",
-        "drafts look like 3r2 (factory 3, red, line 2) or cbf (centre, blue, floor); grey-wall placements like r3c4",
+        state, text, _parse, "Azul",
+        N_("drafts look like 3r2 (factory 3, red, line 2) or cbf (centre, blue, floor); grey-wall placements like r3c4"),
     )
 
 

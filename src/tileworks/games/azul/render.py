@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tileworks.core.i18n import _
 from tileworks.core.text import Segment, closing_line, plain, rich
 from tileworks.games.azul.constants import COLOUR_LETTERS, FLOOR_PENALTY, wall_column
 
@@ -44,9 +45,9 @@ def _tiles(text: str) -> list[Segment]:
 
 def _seat_lines(view: dict[str, Any], seat: dict[str, Any]) -> list[list[Segment]]:
     grey = view["variant"] == "grey"
-    title = f"{seat['name']}  {seat['points']} points"
+    title = _("{seat}  {points} points", seat=seat["name"], points=seat["points"])
     if seat["starter"] and view["phase"] != "over":
-        title += "  (starts this round)"
+        title += "  " + _("(starts this round)")
     lines: list[list[Segment]] = [[(title, "bold")]]
     for r in range(5):
         line: list[Segment] = [(f"  {r + 1} " + "  " * (4 - r), None)]
@@ -69,7 +70,7 @@ def _seat_lines(view: dict[str, Any], seat: dict[str, Any]) -> list[list[Segment
             if col < 4:
                 line.append((" ", None))
         lines.append(line)
-    floor: list[Segment] = [("  floor: ", None)]
+    floor: list[Segment] = [("  " + _("floor:") + " ", None)]
     if seat["floor_spaces"] > len(seat["floor"]):  # the marker takes the first space
         floor.append(("1", "bold"))
     floor += [(ch.upper(), STYLES[ch]) for ch in seat["floor"]]
@@ -78,31 +79,31 @@ def _seat_lines(view: dict[str, Any], seat: dict[str, Any]) -> list[list[Segment
     if seat["floor_spaces"]:
         floor.append((f"  (-{FLOOR_PENALTY[seat['floor_spaces']]})", "red"))
     if seat["marker"] and view["phase"] != "over":
-        floor.append(("  holds the first-player marker", None))
+        floor.append(("  " + _("holds the first-player marker"), None))
     lines.append(floor)
     return lines
 
 
 def layout(view: dict[str, Any]) -> list[list[Segment]]:
-    header = f"AZUL  round {view['round']}  bag {view['bag']}  lid {view['lid']}"
+    header = _("AZUL  round {round}  bag {bag}  lid {lid}", round=view["round"], bag=view["bag"], lid=view["lid"])
     if view["variant"] == "grey":
-        header += "  grey wall"
+        header += "  " + _("grey wall")
     lines: list[list[Segment]] = [[(header, "bold")]]
-    factories: list[Segment] = [("factories", None)]
+    factories: list[Segment] = [(_("factories"), None)]
     for i, tiles in enumerate(view["factories"]):
         factories.append((f"  {i + 1}:", "dim"))
         factories += _tiles(tiles)
     lines.append(factories)
-    centre: list[Segment] = [("centre     ", None)] + _tiles(view["centre"])
+    centre: list[Segment] = [(_("centre").ljust(11), None)] + _tiles(view["centre"])
     if view["marker_in_centre"]:
-        centre.append((" +marker", "bold"))
+        centre.append((" +" + _("marker"), "bold"))
     lines.append(centre)
     for seat in view["seats"]:
         lines += _seat_lines(view, seat)
     lines.append(closing_line(view))
     if view["phase"] != "over":
         if view["legal"] and view["phase"] == "place":
-            lines.append([("  choices: " + " ".join(view["legal"]), None)])
+            lines.append([("  " + _("choices: {moves}", moves=" ".join(view["legal"])), None)])
     return lines
 
 
@@ -135,7 +136,8 @@ def render_svg(view: dict[str, Any]) -> str:
 
     svg = Svg()
     pad = 8
-    svg.text(pad, 16, f"Azul — round {view['round']} — bag {view['bag']}, lid {view['lid']}", size=13, anchor="start")
+    svg.text(pad, 16, _("Azul — round {round} — bag {bag}, lid {lid}", round=view["round"], bag=view["bag"], lid=view["lid"]),
+             size=13, anchor="start")
     # factories in a row, then the centre
     radius, x = 34, pad
     for number, tiles in enumerate(view["factories"], start=1):
@@ -156,10 +158,10 @@ def render_svg(view: dict[str, Any]) -> str:
         tx, ty = centre_x + 4 + (i % per_row) * TILE, 32 + (i // per_row) * TILE
         if letter == "1":
             svg.rect(tx, ty, TILE - 2, TILE - 2, rx=3, fill="#fff", stroke="#555")
-            svg.text(tx + TILE / 2 - 1, ty + 15, "1", size=12, aria_label="first-player marker")
+            svg.text(tx + TILE / 2 - 1, ty + 15, "1", size=12, aria_label=_("first-player marker"))
         else:
             _svg_tile(svg, tx, ty, letter, data_source="c", data_colour=letter)
-    svg.text(centre_x + 4, 28 + max(2 * radius, rows * TILE + 8) + 12, "centre", size=10, anchor="start")
+    svg.text(centre_x + 4, 28 + max(2 * radius, rows * TILE + 8) + 12, _("centre"), size=10, anchor="start")
     top = 28 + max(2 * radius, rows * TILE + 8) + 24
     width = max(centre_x + per_row * TILE + 8 + pad, 2 * (11 * TILE + 40) + pad)
     board_w, board_h = 11 * TILE + 30, 7 * TILE + 34
@@ -171,7 +173,9 @@ def render_svg(view: dict[str, Any]) -> str:
         svg.open_group(data_seat=str(seat_index))
         svg.rect(bx, by, board_w, board_h, rx=8, fill="#faf6ee", stroke="#d08a2a" if mover else "#b9a27a",
                  stroke_width=3 if mover else 1)
-        label = f"{seat['name']}  {seat['points']} points" + ("  (starts)" if seat.get("starter") else "")
+        label = _("{seat}  {points} points", seat=seat["name"], points=seat["points"])
+        if seat.get("starter"):
+            label += "  " + _("(starts)")
         svg.text(bx + 8, by + 16, label, size=12, anchor="start", font_weight="bold" if mover else None)
         for line, content in enumerate(seat["lines"]):
             y = by + 24 + line * TILE
@@ -206,4 +210,4 @@ def render_svg(view: dict[str, Any]) -> str:
     rows_of_boards = -(-len(view["seats"]) // 2)
     height = top + rows_of_boards * (board_h + 10) + 24
     svg.text(pad, height - 8, view["decision"], size=12, anchor="start")
-    return svg.render(width, height, f"Azul, round {view['round']}: {view['decision']}")
+    return svg.render(width, height, _("Azul, round {round}: {decision}", round=view["round"], decision=view["decision"]))

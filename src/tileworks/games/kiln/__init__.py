@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tileworks.core.i18n import N_
 from tileworks.core import OptionSet, register
 from tileworks.core.options import bool_option, choice_option, int_option, subset_option
 from tileworks.core.registry import GameInfo
@@ -31,13 +32,13 @@ def _check(values: dict[str, Any]) -> None:
 
 OPTIONS = OptionSet(
     (
-        int_option("players", 2, 2, 4, "number of players"),
-        int_option("goal", 17, 1, 100, "score that wins at once"),
+        int_option("players", 2, 2, 4, N_("number of players")),
+        int_option("goal", 17, 1, 100, N_("score that wins at once")),
         choice_option("variant", "standard", ("standard", "advanced"),
-                      "advanced: 2 players with two colours and two warehouses each"),
-        subset_option("heat_tokens", HEAT_CELLS, "score cells that give an extra turn"),
-        bool_option("erase_rule", False, "erase one cell when the shape fits nowhere"),
-        int_option("turn_limit", 300, 1, 10_000, "safeguard: the game is a draw after this many turns"),
+                      N_("advanced: 2 players with two colours and two warehouses each")),
+        subset_option("heat_tokens", HEAT_CELLS, N_("score cells that give an extra turn")),
+        bool_option("erase_rule", False, N_("erase one cell when the shape fits nowhere")),
+        int_option("turn_limit", 300, 1, 10_000, N_("safeguard: the game is a draw after this many turns")),
     ),
     _check,
 )
@@ -45,12 +46,12 @@ OPTIONS = OptionSet(
 GAME_INFO = register(
     GameInfo(
         name="kiln",
-        title="KILN",
+        title=N_("KILN"),
         min_players=2,
         max_players=4,
         options=OPTIONS,
         factory=KilnGame,
-        summary="push tiles through a shared kiln, copy shapes into your warehouse, sell rows or columns",
+        summary=N_("push tiles through a shared kiln, copy shapes into your warehouse, sell rows or columns"),
         test_configs=(
             {},
             {"players": 3, "turn_limit": 60},

@@ -1,7 +1,9 @@
 """KILN constants: tiles, colours, action ids and phases (see docs/rules/kiln.md)."""
 
+from tileworks.core.i18n import N_
+
 RED, BLUE, GREEN, YELLOW, BLACK = range(5)
-COLOUR_NAMES = ("red", "blue", "green", "yellow", "black")
+COLOUR_NAMES = (N_("red"), N_("blue"), N_("green"), N_("yellow"), N_("black"))
 TILE_LETTERS = "RBGYK"
 TILES_PER_COLOUR = 9
 HEAT_CELLS = (5, 8, 14, 17, 19, 23, 26)

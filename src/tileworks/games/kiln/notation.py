@@ -25,6 +25,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from tileworks.core import CHANCE, SPECTATOR, TERMINAL
+from tileworks.core.i18n import N_, _, gettext
 from tileworks.core.text import check_viewer, field_error, read_int, read_move, seat_name
 from tileworks.games.kiln import board
 from tileworks.games.kiln import constants as k
@@ -41,7 +42,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def seat_label(game: "KilnGame", seat: int) -> str:
     """``P1 (red)`` or, in the advanced variant, ``P1 (red+green)``."""
-    colours = "+".join(k.COLOUR_NAMES[c] for c in game.colours[seat])
+    colours = "+".join(gettext(k.COLOUR_NAMES[c]) for c in game.colours[seat])
     return f"{seat_name(seat)} ({colours})"
 
 
@@ -55,26 +56,26 @@ def describe_decision(state: "KilnState") -> str:
     phase = state.phase
     if phase == k.FILL:
         filled = sum(m.bit_count() for m in state.masks)
-        return f"chance fills {KILN_CELL_NAMES[filled]} of the kiln"
+        return _("chance fills {cell} of the kiln", cell=KILN_CELL_NAMES[filled])
     if phase == k.BLACK_TILE:
-        return "chance places the black tile on a border cell"
+        return _("chance places the black tile on a border cell")
     if phase == k.FIRST_PLAYER:
         seats = ", ".join(seat_name(s) for s in state._tied_starters())
-        return f"chance picks the first player among {seats}"
+        return _("chance picks the first player among {seats}", seats=seats)
     if phase == k.OVER:
-        return "the game is over"
+        return _("the game is over")
     who = seat_label(game, state.player)
-    colour = k.COLOUR_NAMES[state.mover_colour()]
+    colour = gettext(k.COLOUR_NAMES[state.mover_colour()])
     if phase == k.PUSHING:
         tile = k.TILE_LETTERS[state.outer_tile]
-        return f"{who} pushes the outer tile ({tile} on {BORDER_NAMES[state.outer_cell]})"
+        return _("{who} pushes the outer tile ({tile} on {cell})", who=who, tile=tile, cell=BORDER_NAMES[state.outer_cell])
     if phase == k.CHOOSING:
-        return f"{who} chooses one of the largest {colour} groups"
+        return _("{who} chooses one of the largest {colour} groups", who=who, colour=colour)
     if phase == k.PLACING:
-        return f"{who} chooses where to paint the {colour} shape"
+        return _("{who} chooses where to paint the {colour} shape", who=who, colour=colour)
     if phase == k.ERASING:
-        return f"{who} may erase one painted {colour} cell (the shape fits nowhere)"
-    return f"{who} may sell complete rows or columns of the {colour} warehouse"
+        return _("{who} may erase one painted {colour} cell (the shape fits nowhere)", who=who, colour=colour)
+    return _("{who} may sell complete rows or columns of the {colour} warehouse", who=who, colour=colour)
 
 
 def action_to_string(state: "KilnState", action: int) -> str:
@@ -142,8 +143,8 @@ def string_to_action(state: "KilnState", text: str) -> int:
     Raises :class:`IllegalActionError` saying why the text is not a legal move.
     """
     return read_move(
-        state, text, _parse, "a KILN",
-        "moves look like c8 (push), d4 (group), p23 (place), x23 (erase), keep, $r35 / $c5 (sell), pass",
+        state, text, _parse, "KILN",
+        N_("moves look like c8 (push), d4 (group), p23 (place), x23 (erase), keep, $r35 / $c5 (sell), pass"),
     )
 
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tileworks.core.i18n import _, gettext
 from tileworks.core.text import Segment, plain, rich
 
 STYLES = {
@@ -108,38 +109,38 @@ def _side_by_side(blocks: list[list[list[Segment]]], gap: int = 6) -> list[list[
 
 def layout(view: dict[str, Any]) -> list[list[Segment]]:
     """The view as lines of ``(text, rich style)`` segments."""
-    header = f"KILN  goal {view['goal']}  turn {view['turn']}/{view['turn_limit']}"
+    header = _("KILN  goal {goal}  turn {turn}/{limit}", goal=view["goal"], turn=view["turn"], limit=view["turn_limit"])
     if view["heat_tokens"]:
-        header += "  heat " + " ".join(map(str, view["heat_tokens"]))
+        header += "  " + _("heat {cells}", cells=" ".join(map(str, view["heat_tokens"])))
     if view["variant"] == "advanced":
-        header += "  advanced"
+        header += "  " + _("advanced")
     if view["erase_rule"]:
-        header += "  erase rule"
+        header += "  " + _("erase rule")
     lines: list[list[Segment]] = [[(header, "bold")]]
     lines += _kiln_lines(view)
     blocks = []
     for seat in view["seats"]:
         for colour, rows in zip(seat["colours"], seat["warehouses"], strict=True):
-            title = f"{seat['name']} {colour} {seat['points']}/{view['goal']}"
+            title = f"{seat['name']} {gettext(colour)} {seat['points']}/{view['goal']}"
             blocks.append(_warehouse_block(title, COLOUR_STYLE[colour], rows))
     for start in range(0, len(blocks), 4):
         lines += _side_by_side(blocks[start : start + 4])
     if view["pending"]:
-        lines.append([(f"shape to place ({view['colour']}):", None)])
+        lines.append([(_("shape to place ({colour}):", colour=gettext(view["colour"])), None)])
         for row in view["pending"]:
             if "#" in row:
                 lines.append([("   " + " ".join(row).rstrip(" ."), f"bold {COLOUR_STYLE[view['colour']]}")])
     if view["phase"] == "over":
         if view["draw"]:
-            result = "the turn limit was reached: a draw"
+            result = _("Game over: the turn limit was reached, a draw")
         else:
             winner = view["seats"][view["winner"]]["name"]
-            result = f"{winner} reaches the goal and wins"
-        lines.append([("Game over: " + result, "bold")])
+            result = _("Game over: {winner} reaches the goal and wins", winner=winner)
+        lines.append([(result, "bold")])
     else:
         lines.append([("> " + view["decision"], "bold")])
         if view["legal"] and view["phase"] != "push":
-            lines.append([("  choices: " + " ".join(view["legal"]), None)])
+            lines.append([("  " + _("choices: {moves}", moves=" ".join(view["legal"])), None)])
     return lines
 
 
@@ -162,7 +163,7 @@ def render_svg(view: dict[str, Any], cell: int = 28) -> str:
 
     svg = Svg()
     pad, head = 4, 18
-    svg.text(pad, 13, f"KILN — turn {view['turn']} — goal {view['goal']}", size=12, anchor="start")
+    svg.text(pad, 13, _("KILN — turn {turn} — goal {goal}", turn=view["turn"], goal=view["goal"]), size=12, anchor="start")
 
     def square(x: float, y: float, letter: str, size: int = cell, **data: Any) -> None:
         svg.rect(x, y, size - 2, size - 2, rx=3, fill=SVG_FILL.get(letter, "#eee"), stroke="#999", **data)
@@ -185,7 +186,7 @@ def render_svg(view: dict[str, Any], cell: int = 28) -> str:
     small = cell // 2
     if view["pending"]:  # the group taken, waiting to be placed
         px = pad + 8 * cell + 10
-        svg.text(px, head + 10, "to place", size=10, anchor="start")
+        svg.text(px, head + 10, _("to place"), size=10, anchor="start")
         letter = view["colour"][0].upper() if view["colour"] else "."
         for r, row in enumerate(view["pending"]):
             for c, ch in enumerate(row):
@@ -196,7 +197,7 @@ def render_svg(view: dict[str, Any], cell: int = 28) -> str:
     for seat_index, seat in enumerate(view["seats"]):
         mover = view["to_move"] == seat_index
         for colour, rows in zip(seat["colours"], seat["warehouses"], strict=True):
-            svg.text(left, top + 10, f'{seat["name"]} {colour} {seat["points"]}', anchor="start",
+            svg.text(left, top + 10, f'{seat["name"]} {gettext(colour)} {seat["points"]}', anchor="start",
                      font_weight="bold" if mover else None)
             for r, row in enumerate(rows):
                 for c, ch in enumerate(row):
@@ -207,4 +208,4 @@ def render_svg(view: dict[str, Any], cell: int = 28) -> str:
     width = max(pad * 2 + 8 * cell + (5 * small + 16 if view["pending"] else 0), left, 260)
     height = top + 14 + 5 * small + 22
     svg.text(pad, height - 6, view["decision"], size=11, anchor="start")
-    return svg.render(width, height, f"KILN: {view['decision']}")
+    return svg.render(width, height, _("KILN: {decision}", decision=view["decision"]))

@@ -10,6 +10,7 @@ Rules in our words, with every ruling: ``docs/rules/tiles.md``.
 
 from __future__ import annotations
 
+from tileworks.core.i18n import N_
 from tileworks.core import Option, OptionSet, register
 from tileworks.core.options import int_option
 from tileworks.core.registry import GameInfo
@@ -19,12 +20,12 @@ from tileworks.games.tiles.tileset import TileSet, normalise_tile_set, parse_cod
 
 OPTIONS = OptionSet(
     (
-        int_option("players", 2, 2, 3, "number of players"),
+        int_option("players", 2, 2, 3, N_("number of players")),
         Option(
             "tile_set", "default",
-            "'default' or tile codes (e.g. 'wgbw,ggww,...'); on the command line also @FILE, one code per line",
+            N_("'default' or tile codes (e.g. 'wgbw,ggww,...'); on the command line also @FILE, one code per line"),
             normalise_tile_set,
-            "the tiles in the game (at least 16, at most 100)",
+            N_("the tiles in the game (at least 16, at most 100)"),
         ),
     )
 )
@@ -32,12 +33,12 @@ OPTIONS = OptionSet(
 GAME_INFO = register(
     GameInfo(
         name="tiles",
-        title="Tiles",
+        title=N_("Tiles"),
         min_players=2,
         max_players=3,
         options=OPTIONS,
         factory=TilesGame,
-        summary="place edge-matching tiles and close areas of your colour (hidden hands)",
+        summary=N_("place edge-matching tiles and close areas of your colour (hidden hands)"),
         test_configs=({}, {"players": 3}),
     )
 )

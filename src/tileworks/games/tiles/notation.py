@@ -18,6 +18,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from tileworks.core import CHANCE, SPECTATOR, TERMINAL
+from tileworks.core.i18n import N_, _, gettext
 from tileworks.core.text import check_viewer, field_error, read_int, read_move, seat_name
 from tileworks.games.tiles import constants as const
 from tileworks.games.tiles.tileset import COLOUR_NAMES, COLOURS, canonical
@@ -32,18 +33,19 @@ _DISCARD = re.compile(r"^(?:discard|d|x)([wgb]{4})$")
 def describe_decision(state: "TilesState") -> str:
     phase = state.phase
     if phase == const.COLOURS_PHASE:
-        return "chance assigns the colours"
+        return _("chance assigns the colours")
     if phase == const.FIRST_PHASE:
-        return "chance picks the first player"
+        return _("chance picks the first player")
     if phase == const.DEAL:
-        return f"chance deals a tile to {seat_name(state.deal_index // state._game.hand_size)}"
+        return _("chance deals a tile to {who}", who=seat_name(state.deal_index // state._game.hand_size))
     if phase == const.ORIGIN_PHASE:
-        return "chance turns up the first tile"
+        return _("chance turns up the first tile")
     if phase == const.DRAW:
-        return f"{seat_name(state.seat)} draws a tile"
+        return _("{who} draws a tile", who=seat_name(state.seat))
     if phase == const.OVER:
-        return "the game is over"
-    return f"{seat_name(state.seat)} ({COLOUR_NAMES[state.colour[state.seat]]}) places a tile, or discards if none fits"
+        return _("the game is over")
+    return _("{who} ({colour}) places a tile, or discards if none fits",
+             who=seat_name(state.seat), colour=gettext(COLOUR_NAMES[state.colour[state.seat]]))
 
 
 def action_to_string(state: "TilesState", action: int) -> str:
@@ -83,8 +85,8 @@ def clicks(state: "TilesState", action: int) -> list[dict[str, str]]:
 def string_to_action(state: "TilesState", text: str) -> int:
     """Read a move typed in notation; it must be legal in ``state``."""
     return read_move(
-        state, text, _parse, "a Tiles",
-        "placements look like wgbw@1,0 (north east south west @ x,y), discards like discard gbbw, or pass",
+        state, text, _parse, "Tiles",
+        N_("placements look like wgbw@1,0 (north east south west @ x,y), discards like discard gbbw, or pass"),
     )
 
 

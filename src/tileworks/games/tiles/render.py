@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tileworks.core.i18n import _, gettext
 from tileworks.core.text import Segment, closing_line, plain, rich, seat_name
 
 STYLES = {"w": "black on white", "g": "black on grey62", "b": "white on grey11"}
@@ -59,17 +60,17 @@ def _tile_rows(view: dict[str, Any]) -> list[list[Segment]]:
 
 
 def layout(view: dict[str, Any]) -> list[list[Segment]]:
-    seats = "  ".join(f"{seat_name(i)} {c} {p}" for i, (c, p) in enumerate(zip(view["colours"], view["points"], strict=False)))
-    lines: list[list[Segment]] = [[(f"TILES  deck {view['deck']}  {seats}".rstrip(), "bold")]]
+    seats = "  ".join(f"{seat_name(i)} {gettext(c)} {p}" for i, (c, p) in enumerate(zip(view["colours"], view["points"], strict=False)))
+    lines: list[list[Segment]] = [[(_("TILES  deck {deck}", deck=view["deck"]) + f"  {seats}".rstrip(), "bold")]]
     lines += _tile_rows(view)
     if view["hand"] is not None:
-        hand: list[Segment] = [(f"{seat_name(view['viewer'])} hand:", None)]
+        hand: list[Segment] = [(_("{who} hand:", who=seat_name(view["viewer"])), None)]
         for code in view["hand"]:
             hand.append((" ", None))
             hand += [(ch, STYLES[ch]) for ch in code]
         lines.append(hand)
     sizes = "  ".join(f"{seat_name(i)} {n}" for i, n in enumerate(view["hand_sizes"]))
-    lines.append([(f"hands: {sizes}   discards: {' '.join(view['discards']) or '-'}", None)])
+    lines.append([(_("hands: {sizes}   discards: {discards}", sizes=sizes, discards=" ".join(view["discards"]) or "-"), None)])
     lines.append(closing_line(view))
     return lines
 
@@ -108,8 +109,8 @@ def render_svg(view: dict[str, Any]) -> str:
 
     svg = Svg()
     pad = 10
-    seats = "  ".join(f"{seat_name(i)} ({c}) {p}" for i, (c, p) in enumerate(zip(view["colours"], view["points"], strict=False)))
-    svg.text(pad, 16, f"Tiles — deck {view['deck']}  {seats}", size=13, anchor="start")
+    seats = "  ".join(f"{seat_name(i)} ({gettext(c)}) {p}" for i, (c, p) in enumerate(zip(view["colours"], view["points"], strict=False)))
+    svg.text(pad, 16, _("Tiles — deck {deck}", deck=view["deck"]) + f"  {seats}", size=13, anchor="start")
     fitting = sorted({move.split("@")[1] for move in view["legal"] if "@" in move})
     cells = [(x, y) for x, y, _ in view["layout"]] + [tuple(map(int, c.split(","))) for c in fitting]
     minx = min((x for x, _ in cells), default=0)
@@ -132,12 +133,13 @@ def render_svg(view: dict[str, Any]) -> str:
     y = top + (maxy - miny + 1) * CELL + 16
     width = max(pad * 2 + (maxx - minx + 1) * CELL, 360)
     if view["hand"] is not None:
-        svg.text(pad, y + 4, f"{seat_name(view['viewer'])}'s hand", size=12, anchor="start")
+        svg.text(pad, y + 4, _("{who}'s hand", who=seat_name(view["viewer"])), size=12, anchor="start")
         for i, code in enumerate(view["hand"]):
             _svg_tile(svg, pad + i * (CELL + 6), y + 12, code, CELL, data_tile=code)
         width = max(width, pad * 2 + len(view["hand"]) * (CELL + 6))
         y += CELL + 28
     sizes = "  ".join(f"{seat_name(i)}: {n}" for i, n in enumerate(view["hand_sizes"]))
-    svg.text(pad, y + 4, f"tiles in hand  {sizes}   discards: {len(view['discards'])}", size=11, anchor="start")
+    svg.text(pad, y + 4, _("tiles in hand  {sizes}   discards: {discards}", sizes=sizes, discards=len(view["discards"])),
+             size=11, anchor="start")
     svg.text(pad, y + 22, view["decision"], size=12, anchor="start")
-    return svg.render(width, y + 32, f"Tiles: {view['decision']}")
+    return svg.render(width, y + 32, _("Tiles: {decision}", decision=view["decision"]))

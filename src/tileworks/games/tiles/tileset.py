@@ -17,12 +17,14 @@ are the same **kind** of tile; a kind is named by its smallest rotation.
 
 from __future__ import annotations
 
+from tileworks.core.i18n import N_
+
 import re
 from functools import lru_cache
 from importlib import resources
 
 COLOURS = "wgb"
-COLOUR_NAMES = ("white", "grey", "black")
+COLOUR_NAMES = (N_("white"), N_("grey"), N_("black"))
 FREE = 3  # a side with no neighbour: any colour fits
 MAX_TILES = 100
 

@@ -11,6 +11,7 @@ Rules in our words, with every ruling: ``docs/rules/tuileries.md``.
 
 from __future__ import annotations
 
+from tileworks.core.i18n import N_
 from tileworks.core import Option, OptionSet, register
 from tileworks.core.options import bool_option, int_option
 from tileworks.core.registry import GameInfo
@@ -20,22 +21,22 @@ from tileworks.games.tuileries.rules import TuileriesGame, TuileriesState
 
 OPTIONS = OptionSet(
     (
-        int_option("players", 2, 2, 6, "number of players"),
-        bool_option("bonus_tile", False, "an extra turn starts by drawing one more tile (the hand grows)"),
-        Option("circles", DEFAULT_CIRCLES, "four squares, no two sharing a side (e.g. c3,f3,c6,f6)",
-               normalise_circles, "the squares the first four tiles must cover"),
+        int_option("players", 2, 2, 6, N_("number of players")),
+        bool_option("bonus_tile", False, N_("an extra turn starts by drawing one more tile (the hand grows)")),
+        Option("circles", DEFAULT_CIRCLES, N_("four squares, no two sharing a side (e.g. c3,f3,c6,f6)"),
+               normalise_circles, N_("the squares the first four tiles must cover")),
     )
 )
 
 GAME_INFO = register(
     GameInfo(
         name="tuileries",
-        title="Tuileries",
+        title=N_("Tuileries"),
         min_players=2,
         max_players=6,
         options=OPTIONS,
         factory=TuileriesGame,
-        summary="place tiles to form groups sharing two of colour, value and sign (hidden hands)",
+        summary=N_("place tiles to form groups sharing two of colour, value and sign (hidden hands)"),
         test_configs=(
             {},
             {"players": 3},

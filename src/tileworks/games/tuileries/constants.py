@@ -10,10 +10,12 @@ bit ``s = 8 * (rank - 1) + file`` of a 64-bit board.
 ('rnd', 'c3')
 """
 
+from tileworks.core.i18n import N_
+
 COLOURS = "byrg"
 VALUES = "kqnj"
 SIGNS = "shdc"
-COLOUR_NAMES = ("blue", "yellow", "red", "green")
+COLOUR_NAMES = (N_("blue"), N_("yellow"), N_("red"), N_("green"))
 VALUE_NAMES = ("king", "queen", "knight", "jack")
 SIGN_NAMES = ("spades", "hearts", "diamonds", "clubs")
 TILES = 64

@@ -14,6 +14,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from tileworks.core import CHANCE, SPECTATOR, TERMINAL
+from tileworks.core.i18n import N_, _, gettext
 from tileworks.core.text import check_viewer, field_error, read_int, read_move, seat_name
 from tileworks.games.tuileries import constants as const
 from tileworks.games.tuileries.constants import (
@@ -33,15 +34,16 @@ _MOVE = re.compile(r"^([byrg][kqnj][shdc])@?([a-h][1-8])$")
 def describe_decision(state: "TuileriesState") -> str:
     phase = state.phase
     if phase == const.DEAL:
-        return f"chance deals a tile to {seat_name(state.deal_index // state._game.hand_size)}"
+        return _("chance deals a tile to {who}", who=seat_name(state.deal_index // state._game.hand_size))
     if phase == const.REPLACE:
-        return f"{seat_name(state.seat)} draws a replacement tile"
+        return _("{who} draws a replacement tile", who=seat_name(state.seat))
     if phase == const.BONUS:
-        return f"{seat_name(state.seat)} draws an extra tile for the extra turn"
+        return _("{who} draws an extra tile for the extra turn", who=seat_name(state.seat))
     if phase == const.OVER:
-        return "the game is over"
-    where = "a circle square" if state.placed() < 4 else "any empty square"
-    return f"{seat_name(state.seat)} places a tile on {where}"
+        return _("the game is over")
+    if state.placed() < 4:
+        return _("{who} places a tile on a circle square", who=seat_name(state.seat))
+    return _("{who} places a tile on any empty square", who=seat_name(state.seat))
 
 
 def action_to_string(state: "TuileriesState", action: int) -> str:
@@ -64,7 +66,7 @@ def clicks(state: "TuileriesState", action: int) -> list[dict[str, str]]:
 
 def string_to_action(state: "TuileriesState", text: str) -> int:
     """Read a move typed in notation; it must be legal in ``state``."""
-    return read_move(state, text, _parse, "a Tuileries", "moves look like rnd@c3 (red knight of diamonds on c3)")
+    return read_move(state, text, _parse, "Tuileries", N_("moves look like rnd@c3 (red knight of diamonds on c3)"))
 
 
 def _parse(state: "TuileriesState", word: str) -> int | None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tileworks.core.i18n import _, gettext
 from tileworks.core.text import Segment, closing_line, plain, rich, seat_name
 
 STYLES = {"b": "bold blue", "y": "bold yellow", "r": "bold red", "g": "bold green"}
@@ -31,7 +32,7 @@ STYLES = {"b": "bold blue", "y": "bold yellow", "r": "bold red", "g": "bold gree
 
 def layout(view: dict[str, Any]) -> list[list[Segment]]:
     scores = "  ".join(f"{seat_name(i)} {p}" for i, p in enumerate(view["points"]))
-    lines: list[list[Segment]] = [[(f"TUILERIES  draw {view['pile']}  {scores}", "bold")]]
+    lines: list[list[Segment]] = [[(_("TUILERIES  draw {pile}", pile=view["pile"]) + f"  {scores}", "bold")]]
     lines.append([("   " + "".join(f"  {f} " for f in "abcdefgh"), "dim")])
     board, circles = view["board"], set(view["circles"])
     for rank in range(8, 0, -1):
@@ -45,11 +46,12 @@ def layout(view: dict[str, Any]) -> list[list[Segment]]:
                 line.append(("  o " if square in circles else "  . ", "dim"))
         lines.append(line)
     if view["hand"] is not None:
-        hand: list[Segment] = [(f"{seat_name(view['viewer'])} hand:", None)]
+        hand: list[Segment] = [(_("{who} hand:", who=seat_name(view["viewer"])), None)]
         for tile in view["hand"]:
             hand += [(" ", None), (tile, STYLES[tile[0]])]
         lines.append(hand)
-    lines.append([("hands: " + "  ".join(f"{seat_name(i)} {n}" for i, n in enumerate(view["hand_sizes"])), None)])
+    sizes = "  ".join(f"{seat_name(i)} {n}" for i, n in enumerate(view["hand_sizes"]))
+    lines.append([(_("hands: {sizes}", sizes=sizes), None)])
     lines.append(closing_line(view))
     return lines
 
@@ -89,7 +91,7 @@ def render_svg(view: dict[str, Any]) -> str:
     svg = Svg()
     pad, top = 24, 30
     scores = "  ".join(f"{seat_name(i)} {p}" for i, p in enumerate(view["points"]))
-    svg.text(pad - 14, 18, f"Tuileries — pile {view['pile']}  {scores}", size=13, anchor="start")
+    svg.text(pad - 14, 18, _("Tuileries — pile {pile}", pile=view["pile"]) + f"  {scores}", size=13, anchor="start")
     open_squares = {move.split("@")[1] for move in view["legal"] if "@" in move}
     for rank in range(8, 0, -1):
         for f, file in enumerate("abcdefgh"):
@@ -109,11 +111,11 @@ def render_svg(view: dict[str, Any]) -> str:
     y = top + 8 * SQUARE + 24
     width = pad * 2 + 8 * SQUARE
     if view["hand"] is not None:
-        svg.text(pad, y + 4, f"{seat_name(view['viewer'])}'s hand", size=12, anchor="start")
+        svg.text(pad, y + 4, _("{who}'s hand", who=seat_name(view["viewer"])), size=12, anchor="start")
         for i, name in enumerate(view["hand"]):
             _svg_tile(svg, pad + (i % 8) * SQUARE, y + 10 + (i // 8) * SQUARE, name, SQUARE, data_tile=name)
         y += 14 + (-(-len(view["hand"]) // 8)) * SQUARE
     sizes = "  ".join(f"{seat_name(i)}: {n}" for i, n in enumerate(view["hand_sizes"]))
-    svg.text(pad, y + 12, f"tiles in hand  {sizes}", size=11, anchor="start")
+    svg.text(pad, y + 12, _("tiles in hand  {sizes}", sizes=sizes), size=11, anchor="start")
     svg.text(pad, y + 30, view["decision"], size=12, anchor="start")
-    return svg.render(width, y + 40, f"Tuileries: {view['decision']}")
+    return svg.render(width, y + 40, _("Tuileries: {decision}", decision=view["decision"]))
