@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lock clean
+.PHONY: run test bench lock messages clean
 
 $(STAMP): requirements-dev.lock pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit("tileworks needs Python 3.11 or newer") if sys.version_info < (3, 11) else None'
@@ -42,6 +42,13 @@ lock: $(STAMP)
 	$(BIN)/python -m pip install --quiet pip-tools
 	$(BIN)/pip-compile --quiet --strip-extras --generate-hashes --no-header -o requirements.lock requirements.in
 	$(BIN)/pip-compile --quiet --strip-extras --generate-hashes --no-header -o requirements-dev.lock requirements-dev.in
+
+# Refresh the translation catalogs from the source (new strings arrive
+# untranslated; tests/test_catalogs.py fails until each has its Japanese).
+messages: $(STAMP)
+	mkdir -p build
+	$(BIN)/pybabel extract -F babel.cfg -k N_ -k _ --no-location --sort-output --no-wrap --project tileworks -o build/tileworks.pot .
+	$(BIN)/pybabel update -i build/tileworks.pot -d src/tileworks/locale -D tileworks --no-wrap --no-fuzzy-matching --ignore-obsolete
 
 clean:
 	rm -rf $(VENV) .pytest_cache build src/*.egg-info

@@ -43,7 +43,7 @@ def test_human_can_list_moves_be_told_off_and_quit(tmp_path):
                            input="?\nzz\nquit\n")
     assert result.exit_code == 0, result.output
     assert "Legal moves:" in result.output
-    assert "cannot read 'zz' as a KILN move" in result.output
+    assert "cannot read 'zz' as a move of KILN" in result.output
     assert "Game stopped." in result.output
     assert json.loads(path.read_text())["result"] is None
 
@@ -132,7 +132,7 @@ def test_azul_plays_in_the_terminal_and_its_record_replays(tmp_path):
 
 def test_a_human_azul_move_is_explained_when_rejected():
     result = runner.invoke(app, ["play", "azul", "--seed", "4"], input="1k9\n?\nquit\n")
-    assert "cannot read '1k9' as an Azul move" in result.output
+    assert "cannot read '1k9' as a move of Azul" in result.output
     assert "Legal moves: 1b1" in result.output
 
 
@@ -161,7 +161,7 @@ def test_tuileries_in_the_terminal(tmp_path):
                                  "--record", str(path)], input="?\nzz\nquit\n")
     assert result.exit_code == 0, result.output
     assert "P1 hand:" in result.output and "P2 hand:" not in result.output
-    assert "cannot read 'zz' as a Tuileries move" in result.output
+    assert "cannot read 'zz' as a move of Tuileries" in result.output
     result = runner.invoke(app, ["play", "tuileries", "--players", "random,random,random,random,random,random",
                                  "--seed", "4", "-o", "bonus_tile=on"])
     assert result.exit_code == 0 and "Game over" in result.output

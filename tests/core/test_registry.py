@@ -41,7 +41,7 @@ def test_unknown_option_lists_the_options():
         ({"players": 5}, r"'players'.*allowed: an integer from 2 to 4"),
         ({"players": "two"}, r"'players'.*expected an integer"),
         ({"goal": 0}, r"'goal'.*from 1 to 100"),
-        ({"variant": "expert"}, r"'variant'.*'standard' or 'advanced'"),
+        ({"variant": "expert"}, r"'variant'.*one of 'standard', 'advanced'"),
         ({"heat_tokens": [6]}, r"'heat_tokens'.*6 not allowed.*subset of 5, 8, 14, 17, 19, 23, 26"),
         ({"heat_tokens": [5, 5]}, r"'heat_tokens'.*repeated"),
         ({"erase_rule": "maybe"}, r"'erase_rule'.*true or false"),

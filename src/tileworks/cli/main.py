@@ -15,12 +15,13 @@ from tileworks.agents import split_specs
 from tileworks.cli.play import TerminalGame, parse_seats
 from tileworks.cli.replay import print_record, step_through
 from tileworks.core import SPECTATOR, RecordError
-from tileworks.core.i18n import LANGUAGES, _, gettext, system_language, use_language
+from tileworks.core.i18n import LANGUAGES, _, language, system_language
 from tileworks.core.records import load_record
 from tileworks.core.registry import game_info
 
 # help texts are translated as the commands are defined, in the terminal's language
-use_language(system_language())
+_defining = language(system_language())
+_defining.__enter__()
 
 app = typer.Typer(
     help=_("tileworks: tile-laying board games in the terminal."),
@@ -32,16 +33,18 @@ app = typer.Typer(
 
 @app.callback()
 def choose_language(
+    ctx: typer.Context,
     lang: Annotated[Optional[str], typer.Option("--lang", help=_("language: en or ja (default: from TILEWORKS_LANG or LANG)"))] = None,
 ) -> None:
     if lang is not None:
         if lang not in LANGUAGES:
             _fail(_("unknown language {lang}; languages: {languages}", lang=repr(lang), languages=", ".join(LANGUAGES)))
-        use_language(lang)
+        ctx.with_resource(language(lang))  # for this command only
 
 
 def _fail(message: str) -> None:
-    Console(stderr=True).print(f"[red]{_('error:')}[/red] {message}", highlight=False, soft_wrap=True)
+    error = _("error:")
+    Console(stderr=True).print(f"[red]{error}[/red] {message}", highlight=False, soft_wrap=True)
     raise typer.Exit(2)
 
 
@@ -79,7 +82,7 @@ def games() -> None:
     console = Console()
     for entry in tileworks.list_games():
         low, high = entry["players"]
-        console.print(f"[bold]{entry['name']}[/bold]  {gettext(entry['title'])}: {gettext(entry['summary'])}  "
+        console.print(f"[bold]{entry['name']}[/bold]  {entry['title']}: {entry['summary']}  "
                       + _("({low}-{high} players)", low=low, high=high))
         table = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
         for column in (_("option"), _("default"), _("allowed"), _("meaning")):
@@ -87,7 +90,7 @@ def games() -> None:
         for option in entry["options"]:
             default = option["default"]
             shown = ",".join(map(str, default)) or _("none") if isinstance(default, tuple) else str(default)
-            table.add_row(option["name"], shown, option["allowed"], gettext(option["doc"]))
+            table.add_row(option["name"], shown, option["allowed"], option["doc"])
         console.print(table)
 
 
@@ -252,8 +255,12 @@ def _safe_url(url: str) -> str:
     return make_url(url).render_as_string(hide_password=True)
 
 
+_defining.__exit__(None, None, None)
+
+
 def main() -> None:
-    app()
+    with language(system_language()):
+        app()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -123,5 +123,6 @@ class TerminalGame:
             action = state.string_to_action(line)
             state.apply_action(action)
         except IllegalActionError as exc:
-            self.console.print(f"[red]{_('Not a legal move:')}[/red] {exc}", highlight=False, soft_wrap=True)
+            refused = _("Not a legal move:")
+            self.console.print(f"[red]{refused}[/red] {exc}", highlight=False, soft_wrap=True)
         return True

@@ -14,6 +14,7 @@ import random
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
+from tileworks.core.i18n import _
 from tileworks.core.constants import CHANCE, SPECTATOR, TERMINAL
 from tileworks.core.errors import IllegalActionError, RecordError
 
@@ -291,14 +292,13 @@ class State(ABC):
     def why_illegal(self, action: Any) -> str:
         """The message an illegal ``action`` gets: the decision and the legal moves."""
         if self.is_terminal():
-            return f"action {action!r} is not legal: the game is over"
+            return _("action {action} is not legal: the game is over", action=repr(action))
         legal = self.legal_actions()
         shown = ", ".join(self.action_to_string(a) for a in legal[:12])
-        more = f" and {len(legal) - 12} more" if len(legal) > 12 else ""
-        return (
-            f"action {action!r} is not legal while {self.decision()}; "
-            f"legal: {shown}{more}"
-        )
+        if len(legal) > 12:
+            shown = _("{moves} and {count} more", moves=shown, count=len(legal) - 12)
+        return _("action {action} is not legal while {decision}; legal: {moves}", action=repr(action),
+                 decision=self.decision(), moves=shown)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State) or other._game != self._game:
@@ -324,14 +324,12 @@ def _as_action(action: Any, state: State) -> int:
     """Accept int-like values (e.g. NumPy integers) but not bools or strings."""
     if isinstance(action, (bool, str, bytes, float)):
         raise IllegalActionError(
-            f"malformed action {action!r}: actions are integers (use string_to_action for notation)"
+            _("malformed action {action}: actions are integers (use string_to_action for notation)", action=repr(action))
         )
     try:
         return operator.index(action)
     except TypeError:
-        raise IllegalActionError(
-            f"malformed action {action!r}: actions are integers"
-        ) from None
+        raise IllegalActionError(_("malformed action {action}: actions are integers", action=repr(action))) from None
 
 
 class DelegatingState(State):
@@ -385,14 +383,19 @@ class DelegatingState(State):
         "r"}, {"seat": "0", "line": "2"}]}``. A click names the ``data-*``
         attributes of the shape to click, or is ``{"button": label}``: a
         choice the client offers as a button once the clicks before it are
-        made. A move with no clicks at all is offered as a button."""
+        made. A move with no clicks at all is offered as a button, labelled
+        with ``label`` (the game's words for it in the current language, or
+        its notation)."""
         if self.is_chance_node() or self.is_terminal():
             return []
         clicks = getattr(self.notation, "clicks", None)
-        return [
-            {"move": self.action_to_string(a), "clicks": clicks(self, a) if clicks else []}
-            for a in self.legal_actions()
-        ]
+        describe = getattr(self.notation, "describe_move", None)
+        out = []
+        for a in self.legal_actions():
+            made = clicks(self, a) if clicks else []
+            move = self.action_to_string(a)
+            out.append({"move": move, "clicks": made, "label": describe(self, a) if describe and not made else move})
+        return out
 
     def _repr_svg_(self) -> str:
         # Jupyter shows a state as the spectator's picture: no hidden hand
@@ -484,7 +487,7 @@ class HiddenHandState(DelegatingState):
         )
         deal: dict[int, list[int]] = {}
         undrawn: list[int] = []
-        for _ in range(self.resample_tries if replayable else 1):
+        for _attempt in range(self.resample_tries if replayable else 1):
             rng.shuffle(pool)
             rest = iter(pool)
             deal = {q: [next(rest) for _ in range(sizes[q])] for q in others}

@@ -30,6 +30,12 @@ class Option:
     doc: str = ""
     #: fields filled into ``allowed``, which is a message for the catalogs
     allowed_fields: dict[str, Any] = field(default_factory=dict)
+    #: what a form shows: ``int``, ``choice``, ``bool``, ``subset`` or ``text``
+    kind: str = "text"
+    #: the values of a ``choice`` option, or the universe of a ``subset`` one
+    choices: tuple[Any, ...] = ()
+    #: the option's name for players (a message for the catalogs)
+    label: str = ""
 
     @property
     def allowed_text(self) -> str:
@@ -46,7 +52,7 @@ class Option:
             ) from None
 
 
-def int_option(name: str, default: int, lo: int, hi: int, doc: str = "") -> Option:
+def int_option(name: str, default: int, lo: int, hi: int, doc: str = "", label: str = "") -> Option:
     """An integer option in ``lo..hi`` (also accepts its decimal string)."""
 
     def normalise(value: Any) -> int:
@@ -63,10 +69,11 @@ def int_option(name: str, default: int, lo: int, hi: int, doc: str = "") -> Opti
             raise ValueError(N_("out of range"))
         return value
 
-    return Option(name, default, N_("an integer from {lo} to {hi}"), normalise, doc, {"lo": lo, "hi": hi})
+    return Option(name, default, N_("an integer from {lo} to {hi}"), normalise, doc, {"lo": lo, "hi": hi}, "int",
+                  label=label)
 
 
-def choice_option(name: str, default: str, choices: tuple[str, ...], doc: str = "") -> Option:
+def choice_option(name: str, default: str, choices: tuple[str, ...], doc: str = "", label: str = "") -> Option:
     """A string option with a fixed set of values."""
 
     def normalise(value: Any) -> str:
@@ -74,14 +81,15 @@ def choice_option(name: str, default: str, choices: tuple[str, ...], doc: str = 
             raise ValueError(N_("not one of the choices"))
         return value.strip().lower()
 
-    return Option(name, default, N_("one of {choices}"), normalise, doc, {"choices": ", ".join(map(repr, choices))})
+    return Option(name, default, N_("one of {choices}"), normalise, doc, {"choices": ", ".join(map(repr, choices))},
+                  "choice", choices, label)
 
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 
 
-def bool_option(name: str, default: bool, doc: str = "") -> Option:
+def bool_option(name: str, default: bool, doc: str = "", label: str = "") -> Option:
     """A boolean option (also accepts true/false, yes/no, on/off, 1/0)."""
 
     def normalise(value: Any) -> bool:
@@ -95,10 +103,10 @@ def bool_option(name: str, default: bool, doc: str = "") -> Option:
                 return False
         raise ValueError(N_("expected true or false"))
 
-    return Option(name, default, N_("true or false"), normalise, doc)
+    return Option(name, default, N_("true or false"), normalise, doc, kind="bool", label=label)
 
 
-def subset_option(name: str, universe: tuple[int, ...], doc: str = "") -> Option:
+def subset_option(name: str, universe: tuple[int, ...], doc: str = "", label: str = "") -> Option:
     """A set of integers drawn from ``universe``; canonical form is a sorted tuple.
 
     Accepts any iterable of ints or a comma-separated string (``"5,14,17"``);
@@ -124,7 +132,8 @@ def subset_option(name: str, universe: tuple[int, ...], doc: str = "") -> Option
             raise ValueError(N_("a value is repeated"))
         return tuple(sorted(items))
 
-    return Option(name, (), N_("any subset of {values}"), normalise, doc, {"values": ", ".join(map(str, universe))})
+    return Option(name, (), N_("any subset of {values}"), normalise, doc, {"values": ", ".join(map(str, universe))},
+                  "subset", universe, label)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ import importlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
+from tileworks.core.i18n import _, gettext
 from tileworks.core.options import OptionSet
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -67,9 +68,7 @@ def game_info(name: str) -> GameInfo:
     _ensure_loaded()
     key = name.strip().lower() if isinstance(name, str) else name
     if key not in _REGISTRY:
-        raise ValueError(
-            f"unknown game {name!r}; known games: " + ", ".join(sorted(_REGISTRY))
-        )
+        raise ValueError(_("unknown game {name}; known games: {games}", name=repr(name), games=", ".join(sorted(_REGISTRY))))
     return _REGISTRY[key]
 
 
@@ -89,18 +88,23 @@ def load_game(name: str, **options: Any) -> "Game":
 
 
 def list_games() -> list[dict[str, Any]]:
-    """Every registered game with its player counts, options and defaults."""
+    """Every registered game with its player counts, options and defaults,
+    described in the current language. ``safeguard`` marks options that are
+    not rules of the game (limits that stop endless games)."""
     _ensure_loaded()
     out = []
     for info in sorted(_REGISTRY.values(), key=lambda i: i.name):
         out.append(
             {
                 "name": info.name,
-                "title": info.title,
-                "summary": info.summary,
+                "title": gettext(info.title),
+                "summary": gettext(info.summary),
                 "players": (info.min_players, info.max_players),
                 "options": [
-                    {"name": o.name, "default": o.default, "allowed": o.allowed, "doc": o.doc}
+                    {"name": o.name, "label": gettext(o.label or o.name), "default": o.default,
+                     "allowed": o.allowed_text, "doc": gettext(o.doc), "kind": o.kind,
+                     "choices": [{"value": c, "label": gettext(str(c))} for c in o.choices],
+                     "safeguard": o.doc.startswith("safeguard")}
                     for o in info.options.options
                 ],
             }

@@ -28,6 +28,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import tileworks
+from tileworks.core.i18n import LANGUAGES, _, current_language, language, negotiate, use_language
 from tileworks.core.registry import registered_games
 from tileworks.core import SPECTATOR
 from tileworks.core.text import seat_name
@@ -114,7 +115,7 @@ def tokens_from(header: str | None) -> list[str]:
 def _checked(tokens: list[str]) -> list[str]:
     tokens = [t.strip() for t in tokens if t.strip()]
     if len(tokens) > MAX_SEATS or any(len(t) > 64 for t in tokens):
-        raise ServerError(400, f"{TOKEN_HEADER} holds at most {MAX_SEATS} tokens of at most 64 characters")
+        raise ServerError(400, _("{token_header} holds at most {max_seats} tokens of at most 64 characters", token_header=TOKEN_HEADER, max_seats=MAX_SEATS))
     return tokens
 
 
@@ -150,6 +151,44 @@ class BodyLimit:
         await self.app(scope, _replay([{"type": "http.request", "body": body, "more_body": False}], receive), send)
 
 
+class Language:
+    """Answers each request in its client's language: ``?lang=``, then the
+    ``tileworks-lang`` cookie (the pages' language switch), then the
+    ``Accept-Language`` header; English otherwise."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        with language(request_language(scope)):
+            await self.app(scope, receive, send)
+
+
+LANGUAGE_COOKIE = "tileworks-lang"
+
+
+def request_language(scope: Scope) -> str:
+    from http.cookies import SimpleCookie
+    from urllib.parse import parse_qs
+
+    asked = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang")
+    if asked and asked[-1] in LANGUAGES:
+        return asked[-1]
+    headers = dict(scope.get("headers") or [])
+    cookie = SimpleCookie()
+    try:
+        cookie.load(headers.get(b"cookie", b"").decode("latin-1"))
+    except Exception:  # a malformed cookie header is ignored
+        pass
+    chosen = cookie.get(LANGUAGE_COOKIE)
+    if chosen is not None and chosen.value in LANGUAGES:
+        return chosen.value
+    return negotiate(headers.get(b"accept-language", b"").decode("latin-1"))
+
+
 def _replay(messages: list[Message], receive: Receive) -> Receive:
     async def replayed() -> Message:
         return messages.pop(0) if messages else await receive()
@@ -158,7 +197,7 @@ def _replay(messages: list[Message], receive: Receive) -> Receive:
 
 
 def _too_large(limit: int) -> JSONResponse:
-    return JSONResponse({"error": f"the request body is over {limit} bytes", "status": 413}, status_code=413)
+    return JSONResponse({"error": _("the request body is over {limit} bytes", limit=limit), "status": 413}, status_code=413)
 
 
 def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: int = 2) -> FastAPI:
@@ -184,6 +223,7 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
         lifespan=lifespan,
     )
     app.add_middleware(BodyLimit)
+    app.add_middleware(Language)
     add_pages(app)
 
     @app.exception_handler(ServerError)
@@ -200,38 +240,28 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors()
         )
-        return JSONResponse({"error": f"malformed request: {problems}", "status": 422}, status_code=422)
+        return JSONResponse({"error": _("malformed request: {problems}", problems=problems), "status": 422}, status_code=422)
 
     def hub() -> Hub:
         return app.state.hub
 
     async def room(game_id: str) -> Room:
         if len(game_id) > 24:
-            raise ServerError(404, "no such game")
+            raise ServerError(404, _("no such game"))
         return await hub().room(game_id)
 
     @app.get("/api/catalogue", summary="The games and their options")
     async def catalogue() -> list[dict[str, Any]]:
-        return [
-            {
-                "name": info.name, "title": info.title, "summary": info.summary,
-                "players": [info.min_players, info.max_players],
-                "options": [
-                    {"name": o.name, "default": o.default, "allowed": o.allowed, "doc": o.doc}
-                    for o in info.options.options
-                ],
-            }
-            for info in registered_games()
-        ]
+        return [{**entry, "players": list(entry["players"])} for entry in tileworks.list_games()]
 
     @app.post("/api/games", status_code=201, responses=ERRORS, summary="Create a game")
     async def create_game(body: CreateGame) -> Created:
         if body.game not in {info.name for info in registered_games()}:
             names = ", ".join(info.name for info in registered_games())
-            raise ServerError(400, f"unknown game {body.game!r}; games: {names}")
+            raise ServerError(400, _("unknown game {game}; games: {names}", game=repr(body.game), names=names))
         options = dict(body.options)
         if "players" in options and str(options["players"]) != str(len(body.players)):
-            raise ServerError(400, f"option players={options['players']} but {len(body.players)} seats were given")
+            raise ServerError(400, _("option players={players} but {count} seats were given", players=options['players'], count=len(body.players)))
         options["players"] = len(body.players)
         players = [p.strip().lower() for p in body.players]
         new, tokens = await hub().create(body.game, options, players, public=tuple(s - 1 for s in body.open_seats))
@@ -296,10 +326,10 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
     async def replay(game_id: str, move: Annotated[int, Query(ge=0, le=100_000)] = 0) -> dict[str, Any]:
         found = await room(game_id)
         if not found.state.is_terminal():
-            raise ServerError(409, "only a finished game can be replayed")
+            raise ServerError(409, _("only a finished game can be replayed"))
         total = len(found.log)
         if move > total:
-            raise ServerError(400, f"this game has {total} moves")
+            raise ServerError(400, _("this game has {total} moves", total=total))
         state = position_after(found, move)
         return {"id": found.id, "game": found.row.game, "move": move, "moves": found.log,
                 "svg": state.svg(SPECTATOR), "decision": state.decision(), "result": found.row.result}
@@ -318,7 +348,8 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
     @app.websocket("/api/games/{game_id}/ws")
     async def live(websocket: WebSocket, game_id: str) -> None:
         """Live play. Send ``{"tokens": [...]}`` first (an empty list to
-        watch; ``"picture": true`` adds the SVG, move list and clicks); then ``{"move": "...", "ply": N}``. Every change of the game
+        watch; ``"picture": true`` adds the SVG, move list and clicks; ``"lang": "ja"``
+        picks the language of sentences and pictures); then ``{"move": "...", "ply": N}``. Every change of the game
         arrives as a ``view`` message; a refused move as an ``error``."""
         await websocket.accept()
         client = _Socket(websocket)
@@ -328,6 +359,8 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
             tokens = _tokens_in(hello)
             client.seats = hub().seats_of(found, tokens)
             client.picture = isinstance(hello, dict) and hello.get("picture") is True
+            if isinstance(hello, dict) and hello.get("lang") in LANGUAGES:
+                client.lang = use_language(hello["lang"])
         except ServerError as error:
             await client.send({"type": "error", "error": error.detail, "status": error.status})
             await websocket.close(code=4000 + error.status)
@@ -342,7 +375,7 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
                 try:
                     message = await client.receive()
                     if not isinstance(message, dict) or not isinstance(message.get("ply"), int):
-                        raise ServerError(422, 'a move message is {"move": "...", "ply": N}')
+                        raise ServerError(422, _('a move message is {"move": "...", "ply": N}'))
                     await hub().move(found, tokens, message.get("move"), message["ply"])
                 except ServerError as error:
                     await client.send({"type": "error", "error": error.detail, "status": error.status})
@@ -361,6 +394,7 @@ class _Socket:
         self.websocket = websocket
         self.seats: list[int] = []
         self.picture = False
+        self.lang = current_language()
         self._sending = asyncio.Lock()
 
     async def send(self, message: dict[str, Any]) -> None:
@@ -370,16 +404,16 @@ class _Socket:
     async def receive(self) -> Any:
         text = await self.websocket.receive_text()
         if len(text) > MAX_BODY:
-            raise ServerError(413, f"a message is at most {MAX_BODY} bytes")
+            raise ServerError(413, _("a message is at most {max_body} bytes", max_body=MAX_BODY))
         try:
             return json.loads(text)
         except ValueError:
-            raise ServerError(422, "a message must be JSON") from None
+            raise ServerError(422, _("a message must be JSON")) from None
 
 
 def _tokens_in(hello: Any) -> list[str]:
     """The tokens of a WebSocket's first message, checked like the header's."""
     tokens = hello.get("tokens", []) if isinstance(hello, dict) else None
     if not isinstance(tokens, list) or not all(isinstance(t, str) and "," not in t for t in tokens):
-        raise ServerError(422, 'the first message is {"tokens": [...]} (an empty list to watch)')
+        raise ServerError(422, _('the first message is {"tokens": [...]} (an empty list to watch)'))
     return _checked(tokens)

@@ -28,6 +28,8 @@ from typing import Any, Protocol
 from anyio import to_thread
 
 import tileworks
+from tileworks.core.scoring import breakdown, recording
+from tileworks.core.i18n import _, current_language, language
 from tileworks.agents import make, parse_spec
 from tileworks.core import SPECTATOR, IllegalActionError, State, sample_chance
 from tileworks.core.records import make_record
@@ -86,9 +88,9 @@ class Room:
     state: State
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     clients: set[Any] = field(default_factory=set)
-    #: views of the current state by viewer (many clients share one)
-    views: dict[int, dict[str, Any]] = field(default_factory=dict)
-    pictures: dict[int, str] = field(default_factory=dict)
+    #: views of the current state by viewer and language (many clients share one)
+    views: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict)
+    pictures: dict[tuple[int, str], str] = field(default_factory=dict)
     views_at: int = -1
     #: the players' moves so far, in notation (public in every game)
     log: list[dict[str, Any]] = field(default_factory=list)
@@ -138,17 +140,17 @@ class Hub:
         except ValueError as error:
             raise ServerError(400, str(error)) from None
         if len(players) != game.num_players():
-            raise ServerError(400, f"{name} with these options has {game.num_players()} seats, "
-                                   f"but {len(players)} players were given")
+            raise ServerError(400, _("{game} with these options has {seats} seats, but {count} players were given",
+                                     game=name, seats=game.num_players(), count=len(players)))
         for seat in public:
             if not 0 <= seat < len(players) or players[seat] != HUMAN:
-                raise ServerError(400, f"open seat {seat + 1}: only a human seat can be left open to join")
+                raise ServerError(400, _("open seat {seat}: only a human seat can be left open to join", seat=seat + 1))
         for player in players:
             if player != HUMAN:
                 try:
                     parse_spec(player)
                 except ValueError as error:
-                    raise ServerError(400, f"seat player {player!r}: {error}; or 'human'") from None
+                    raise ServerError(400, _("seat player {player}: {error}; or 'human'", player=repr(player), error=error)) from None
         seed = secrets.token_hex(16)
         state = game.new_initial_state()
         settle(state, seed)
@@ -190,7 +192,7 @@ class Hub:
         seat its tokens held, which only they can claim."""
         held = self.seats_of(room, tokens, required=True)
         if not room.state.is_terminal():
-            raise ServerError(409, "a rematch can start only when the game is over")
+            raise ServerError(409, _("a rematch can start only when the game is over"))
         async with room.lock:
             if room.row.rematch is None:
                 players = [s.player for s in room.row.seats]
@@ -202,7 +204,7 @@ class Hub:
                 seat = (old_seat + 1) % len(new.row.seats)
                 row = new.row.seats[seat]
                 if row.claim_hash is None or row.claim_hash != room.row.seats[old_seat].token_hash:
-                    raise ServerError(409, f"seat {seat_name(seat)} of the rematch was already claimed")
+                    raise ServerError(409, _("seat {seat} of the rematch was already claimed", seat=seat_name(seat)))
                 claimed[seat] = secrets.token_urlsafe(24)
             for seat, token in claimed.items():
                 row = new.row.seats[seat]
@@ -214,13 +216,13 @@ class Hub:
     async def claim(self, room: Room, seat: int) -> str:
         """Take an open seat: a new token for it, to whoever asks first."""
         if not 0 <= seat < len(room.row.seats):
-            raise ServerError(404, f"this game has no seat P{seat + 1}")
+            raise ServerError(404, _("this game has no seat {seat}", seat=seat_name(seat)))
         async with room.lock:
             row = room.row.seats[seat]
             if not row.public:
-                raise ServerError(403, f"seat P{seat + 1} is not open to join")
+                raise ServerError(403, _("seat {seat} is not open to join", seat=seat_name(seat)))
             if row.token_hash is not None:
-                raise ServerError(409, f"seat P{seat + 1} was already taken")
+                raise ServerError(409, _("seat {seat} was already taken", seat=seat_name(seat)))
             token = secrets.token_urlsafe(24)
             row.token_hash = token_hash(token)
             await to_thread.run_sync(lambda: self.store.set_seat(room.id, seat, token_hash=row.token_hash))
@@ -260,15 +262,10 @@ class Hub:
     def _load(self, game_id: str) -> Room:
         found = self.store.load(game_id) if len(game_id) <= 24 else None
         if found is None:
-            raise ServerError(404, f"no game {game_id!r}")
+            raise ServerError(404, _("no game {game_id}", game_id=repr(game_id)))
         row, history = found
         state = tileworks.load_game(row.game, **row.options).new_initial_state()
-        log = []
-        for action in history:
-            if not state.is_chance_node():
-                log.append({"seat": state.current_player(), "move": state.action_to_string(action)})
-            state.apply_action(action)
-        return Room(row, state, log=log)
+        return Room(row, state, log=replay_log(state, history))
 
     def seats_of(self, room: Room, tokens: list[str], required: bool = False) -> list[int]:
         """The seats these tokens hold in this game (every seat compared in
@@ -281,11 +278,11 @@ class Hub:
                 if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
                     found = seat.seat
             if found is None:
-                raise ServerError(403, "that token holds no seat in this game")
+                raise ServerError(403, _("that token holds no seat in this game"))
             if found not in held:
                 held.append(found)
         if required and not held:
-            raise ServerError(403, "this needs a seat's token")
+            raise ServerError(403, _("this needs a seat's token"))
         return held
 
     async def join(self, room: Room, seats: list[int]) -> None:
@@ -313,13 +310,13 @@ class Hub:
         async with room.lock:
             state = room.state
             if state.is_terminal():
-                raise ServerError(409, "the game is over")
+                raise ServerError(409, _("the game is over"))
             if ply != room.row.version:
-                raise ServerError(409, f"stale move: it was sent for ply {ply}, but the game is at ply "
-                                       f"{room.row.version}")
+                raise ServerError(409, _("stale move: it was sent for ply {ply}, but the game is at ply {now}",
+                                         ply=ply, now=room.row.version))
             mover = state.current_player()
             if mover not in held:
-                raise ServerError(409, f"not your turn: {seat_name(mover)} is to move")
+                raise ServerError(409, _("not your turn: {mover} is to move", mover=seat_name(mover)))
             try:
                 action = state.string_to_action(text)
             except ValueError as error:
@@ -334,9 +331,11 @@ class Hub:
         chance draws next; store it all, then let the room take the new state."""
         version = room.row.version
         state = room.state.clone()
-        entry = {"seat": state.current_player(), "move": state.action_to_string(action)}
-        state.apply_action(action)
-        settle(state, room.row.seed)
+        entry: dict[str, Any] = {"seat": state.current_player(), "move": state.action_to_string(action)}
+        with recording() as parts:
+            state.apply_action(action)
+            settle(state, room.row.seed)
+        entry["points"] = breakdown(parts, state.game().num_players())
         new_actions = state.history()[version:]
         status, result = _status(room.row, state), _result(state)
         if self.store.local:
@@ -346,7 +345,7 @@ class Hub:
         if not stored:  # another server process moved first: take its state
             fresh = await to_thread.run_sync(self._load, room.id)
             room.row, room.state, room.log = fresh.row, fresh.state, fresh.log  # the same room: its clients stay
-            raise ServerError(409, "another move was made first")
+            raise ServerError(409, _("another move was made first"))
         room.state = state
         room.log.append(entry)
         room.row.version = version + len(new_actions)
@@ -406,7 +405,9 @@ class Hub:
     async def broadcast(self, room: Room) -> None:
         for client in list(room.clients):
             try:
-                await client.send(self.payload(room, client.seats, getattr(client, "picture", False)))
+                with language(getattr(client, "lang", None)):
+                    payload = self.payload(room, client.seats, getattr(client, "picture", False))
+                await client.send(payload)
             except Exception:  # a client gone away: forget it
                 room.clients.discard(client)
 
@@ -419,9 +420,10 @@ class Hub:
         extra: dict[str, Any] = {}
         if picture:
             self.view(room, viewer)  # refreshes the caches for this ply
-            svg = room.pictures.get(viewer)
+            key = (viewer, current_language())
+            svg = room.pictures.get(key)
             if svg is None:
-                svg = room.pictures[viewer] = state.svg(viewer)
+                svg = room.pictures[key] = state.svg(viewer)
             mover = state.current_player() if not state.is_terminal() and not state.is_chance_node() else None
             extra = {"svg": svg, "moves": room.log, "choices": state.choices() if mover in seats else []}
         return {
@@ -447,9 +449,10 @@ class Hub:
     def view(room: Room, viewer: int) -> dict[str, Any]:
         if room.views_at != room.row.version:
             room.views, room.pictures, room.views_at = {}, {}, room.row.version
-        found = room.views.get(viewer)
+        key = (viewer, current_language())
+        found = room.views.get(key)
         if found is None:
-            found = room.views[viewer] = room.state.view(viewer)
+            found = room.views[key] = room.state.view(viewer)
         return found
 
     def record(self, room: Room, seats: list[int]) -> dict[str, Any]:
@@ -471,6 +474,25 @@ class Hub:
             "actions": state.visible_history(viewer),
             "view": state.view(viewer),
         }
+
+
+def replay_log(state: State, history: list[int]) -> list[dict[str, Any]]:
+    """Play ``history`` on ``state``; the move log: each player's move in
+    notation with the points it made, part by part (chance that followed
+    included)."""
+    log: list[dict[str, Any]] = []
+    players = state.game().num_players()
+    with recording() as parts:
+        for action in history:
+            if not state.is_chance_node():
+                if log:
+                    log[-1]["points"] = breakdown(parts, players)
+                parts.clear()
+                log.append({"seat": state.current_player(), "move": state.action_to_string(action)})
+            state.apply_action(action)
+        if log:
+            log[-1]["points"] = breakdown(parts, players)
+    return log
 
 
 def position_after(room: Room, moves: int) -> State:

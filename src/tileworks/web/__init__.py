@@ -1,72 +1,141 @@
 """The pages people play on, served by ``tileworks serve``: a home page to
-start and find games, and a game page that draws the table with each game's
-own SVG renderer and makes the legal moves clickable. Plain HTML and a small
-hand-written client (``static/``); no build step."""
+start and find games, a game page that draws the table with each game's own
+SVG renderer and makes the legal moves clickable, a replay page, and each
+game's rules. Plain HTML and a small hand-written client (``static/``); no
+build step.
+
+Every page speaks the request's language (see ``server.app.Language``); the
+client's own strings come with the page as a JSON table from the same
+catalog.
+"""
 
 from __future__ import annotations
 
+import json
 from html import escape
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
+from tileworks.core.i18n import LANGUAGES, _, catalog, current_language
+from tileworks.core.registry import registered_games
+from tileworks.web.rules import rules_html
+
 STATIC = Path(__file__).parent / "static"
+LANGUAGE_COOKIE = "tileworks-lang"
+#: how each language names itself in the switch
+LANGUAGE_NAMES = {"en": "English", "ja": "日本語"}
 
 
-def page(title: str, body: str, script: str) -> HTMLResponse:
-    return HTMLResponse(
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-        f"<title>{escape(title)}</title><link rel=\"stylesheet\" href=\"/static/style.css\"></head>"
-        f"<body><header><a href=\"/\">tileworks</a></header><main>{body}</main>"
-        f"<script src=\"/static/{script}\"></script></body></html>"
+def _words() -> dict[str, str]:
+    """The pages' own words in the current language, escaped for HTML."""
+    return {key: escape(text) for key, text in {
+        "Game": _("Game"),
+        "Games": _("Games"),
+        "Language": _("Language"),
+        "Move": _("Move"),
+        "Moves": _("Moves"),
+        "Options": _("Options"),
+        "Play": _("Play"),
+        "Players": _("Players"),
+        "Rematch": _("Rematch"),
+        "Replay this game": _("Replay this game"),
+        "Rules": _("Rules"),
+        "Seats": _("Seats"),
+        "Start the game": _("Start the game"),
+        "move": _("move"),
+        "next move": _("next move"),
+        "no such game": _("no such game"),
+        "previous move": _("previous move"),
+    }.items()}
+
+
+def page(request: Request, title: str, body: str, script: str | None) -> HTMLResponse:
+    lang = current_language()
+    w = _words()
+    strings = json.dumps(catalog(lang) if lang != "en" else {}, ensure_ascii=False).replace("</", "<\\/")
+    switch = " ".join(
+        f'<a href="?lang={code}" lang="{code}"' + (' aria-current="true"' if code == lang else "") + f">{LANGUAGE_NAMES[code]}</a>"
+        for code in LANGUAGES
     )
+    scripts = '<script src="/static/i18n.js"></script>' + (f'<script src="/static/{script}"></script>' if script else "")
+    response = HTMLResponse(
+        f'<!doctype html>\n<html lang="{lang}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<title>{escape(title)}</title><link rel="stylesheet" href="/static/style.css"></head>'
+        f'<body><header><a href="/" class="brand">tileworks</a>'
+        f'<nav aria-label="{w["Rules"]}">{_rules_links()}</nav>'
+        f'<nav class="languages" aria-label="{w["Language"]}">{switch}</nav></header>'
+        f'<main>{body}</main>'
+        f'<script id="strings" type="application/json">{strings}</script>{scripts}</body></html>'
+    )
+    if request.query_params.get("lang") in LANGUAGES:  # the switch: remember the choice
+        response.set_cookie(LANGUAGE_COOKIE, lang, max_age=365 * 24 * 3600, samesite="lax")
+    return response
 
 
-HOME = """
-<h1>Play</h1>
+def _rules_links() -> str:
+    links = []
+    for info in registered_games():
+        title = escape(_("{game} rules", game=_(info.title)))
+        links.append(f'<a href="/rules/{info.name}">{title}</a>')
+    return " ".join(links)
+
+
+def home_body() -> str:
+    w = _words()
+    return f"""
+<h1>{w["Play"]}</h1>
 <form id="create">
-  <label>Game <select id="game" name="game"></select></label>
+  <label>{w["Game"]} <select id="game" name="game"></select></label>
   <p id="summary"></p>
-  <label>Players <select id="players" name="players"></select></label>
-  <fieldset><legend>Seats</legend><div id="seats"></div></fieldset>
-  <fieldset><legend>Options</legend><div id="options"></div></fieldset>
-  <button type="submit">Start the game</button>
+  <label>{w["Players"]} <select id="players" name="players"></select></label>
+  <fieldset><legend>{w["Seats"]}</legend><div id="seats"></div></fieldset>
+  <fieldset><legend>{w["Options"]}</legend><div id="options"></div></fieldset>
+  <button type="submit">{w["Start the game"]}</button>
   <p id="error" role="alert"></p>
 </form>
-<h2>Games</h2>
+<h2>{w["Games"]}</h2>
 <ul id="games"></ul>
 """
 
-GAME = """
+
+def game_body() -> str:
+    w = _words()
+    return f"""
 <div class="table">
   <div id="board" aria-live="polite"></div>
   <div id="side">
     <p id="status" role="status"></p>
     <p id="seats"></p>
+    <p id="last"></p>
     <div id="buttons"></div>
-    <form id="type-form"><label>Move <input id="typed" autocomplete="off"></label> <span id="hint"></span></form>
+    <form id="type-form"><label>{w["Move"]} <input id="typed" autocomplete="off" translate="no"></label> <span id="hint"></span></form>
     <p id="message" role="alert"></p>
-    <button id="rematch" type="button" hidden>Rematch</button> <a id="replay" hidden>Replay this game</a>
-    <h2>Moves</h2>
-    <ol id="moves"></ol>
+    <div id="summary" hidden></div>
+    <button id="rematch" type="button" hidden>{w["Rematch"]}</button> <a id="replay" hidden>{w["Replay this game"]}</a>
+    <h2>{w["Moves"]}</h2>
+    <ol id="moves" translate="no"></ol>
   </div>
 </div>
 """
 
 
-REPLAY = """
+def replay_body() -> str:
+    w = _words()
+    return f"""
 <div class="table">
   <div id="board"></div>
   <div id="side">
     <p id="status" role="status"></p>
-    <p><button id="back" type="button" aria-label="previous move">&larr;</button>
-       <input id="slider" type="range" min="0" max="0" value="0" aria-label="move">
-       <button id="forward" type="button" aria-label="next move">&rarr;</button></p>
-    <h2>Moves</h2>
-    <ol id="moves"></ol>
+    <p id="last"></p>
+    <p><button id="back" type="button" aria-label="{w["previous move"]}">&larr;</button>
+       <input id="slider" type="range" min="0" max="0" value="0" aria-label="{w["move"]}">
+       <button id="forward" type="button" aria-label="{w["next move"]}">&rarr;</button></p>
+    <h2>{w["Moves"]}</h2>
+    <ol id="moves" translate="no"></ol>
   </div>
 </div>
 """
@@ -76,17 +145,28 @@ def add_pages(app: FastAPI) -> None:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/", include_in_schema=False)
-    async def home() -> HTMLResponse:
-        return page("tileworks", HOME, "home.js")
+    async def home(request: Request) -> HTMLResponse:
+        return page(request, "tileworks", home_body(), "home.js")
 
     @app.get("/play/{game_id}", include_in_schema=False)
-    async def play(game_id: str) -> HTMLResponse:
-        return page("tileworks: a game", GAME, "game.js")
+    async def play(request: Request, game_id: str) -> HTMLResponse:
+        return page(request, _("tileworks: a game"), game_body(), "game.js")
 
     @app.get("/replay/{game_id}", include_in_schema=False)
-    async def replay(game_id: str) -> HTMLResponse:
-        return page("tileworks: replay", REPLAY, "replay.js")
+    async def replay(request: Request, game_id: str) -> HTMLResponse:
+        return page(request, _("tileworks: replay"), replay_body(), "replay.js")
 
     @app.get("/watch/{game_id}", include_in_schema=False)
-    async def watch(game_id: str) -> HTMLResponse:
-        return page("tileworks: watching a game", GAME, "game.js")
+    async def watch(request: Request, game_id: str) -> HTMLResponse:
+        return page(request, _("tileworks: watching a game"), game_body(), "game.js")
+
+    @app.get("/rules/{game}", include_in_schema=False)
+    async def rules(request: Request, game: str) -> HTMLResponse:
+        known = {info.name: info for info in registered_games()}
+        if game not in known:
+            missing = escape(_("no such game"))
+            response = page(request, _("tileworks: rules"), f'<p role="alert">{missing}</p>', None)
+            response.status_code = 404
+            return response
+        title = _("{game} rules", game=_(known[game].title))
+        return page(request, f"tileworks: {title}", rules_html(game, current_language()), None)

@@ -1,7 +1,7 @@
 """Azul (Michael Kiesling): draft tiles from factories, fill pattern lines,
 tile your wall.
 
-Rules in our words, with every ruling: ``docs/rules/azul.md``.
+Rules in our words, with every ruling: ``src/tileworks/rules/azul.md``.
 
 >>> import tileworks
 >>> game = tileworks.load_game("azul", players=3)
@@ -20,12 +20,12 @@ from tileworks.games.azul.rules import AzulGame, AzulState
 
 OPTIONS = OptionSet(
     (
-        int_option("players", 2, 2, 4, N_("number of players")),
-        choice_option("variant", "standard", ("standard", "grey"),
-                      N_("grey: the grey side of the boards, where players choose each wall space")),
-        choice_option("tiebreak", "seed", ("seed", "official"),
-                      N_("seed: most wall tiles, then fewest floor tiles; official: most complete rows")),
-        int_option("round_limit", 100, 1, 1000, N_("safeguard: the game ends after this many rounds")),
+        int_option("players", 2, 2, 4, N_("number of players"), label=N_("players")),
+        choice_option("variant", "standard", (N_("standard"), N_("grey")),
+                      N_("grey: the grey side of the boards, where players choose each wall space"), label=N_("variant")),
+        choice_option("tiebreak", "seed", (N_("seed"), N_("official")),
+                      N_("seed: most wall tiles, then fewest floor tiles; official: most complete rows"), label=N_("tie-break")),
+        int_option("round_limit", 100, 1, 1000, N_("safeguard: the game ends after this many rounds"), label=N_("round limit")),
     )
 )
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from tileworks.core.scoring import note
 from tileworks.core import CHANCE, TERMINAL, DelegatingState, Game
 from tileworks.games.azul import heuristics, notation, render
 from tileworks.games.azul.constants import (
@@ -461,7 +462,9 @@ class AzulState(DelegatingState):
         self.walls[5 * seat + colour] |= 1 << cell
         wall = self.wall_all[seat] | 1 << cell
         self.wall_all[seat] = wall
-        self.points[seat] += run_score(wall, cell)
+        gained = run_score(wall, cell)
+        note(seat, gained)
+        self.points[seat] += gained
         self.lid[colour] += line
         self.line_colour[i], self.line_count[i] = -1, 0
         # the emptied line takes every colour its wall row still lacks (unrolled: hot)
@@ -484,7 +487,9 @@ class AzulState(DelegatingState):
         if not spaces:
             return
         points = self.points[seat] - FLOOR_PENALTY[spaces]
-        self.points[seat] = points if points > 0 else 0
+        points = points if points > 0 else 0
+        note(seat, points - self.points[seat])
+        self.points[seat] = points
         floor = self.floor_tiles
         lid = self.lid
         b = 5 * seat
@@ -507,7 +512,9 @@ class AzulState(DelegatingState):
             row_done = any(self.has_complete_row(s) for s in range(n))
         if row_done or self.round >= game.round_limit:
             for seat in range(n):
-                self.points[seat] += end_bonus(self.walls[5 * seat : 5 * seat + 5])
+                bonus = end_bonus(self.walls[5 * seat : 5 * seat + 5])
+                note(seat, bonus)
+                self.points[seat] += bonus
             self.phase = OVER
             self.player = TERMINAL
             return

@@ -1,7 +1,7 @@
 """KILN (Néstor Romeral Andrés): push tiles through a shared kiln, copy your
 colour's largest group into your warehouse, sell complete rows or columns.
 
-Rules in our words, with every ruling: ``docs/rules/kiln.md``.
+Rules in our words, with every ruling: ``src/tileworks/rules/kiln.md``.
 
 >>> import tileworks
 >>> game = tileworks.load_game("kiln", players=2)
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tileworks.core.i18n import N_
+from tileworks.core.i18n import N_, _
 from tileworks.core import OptionSet, register
 from tileworks.core.options import bool_option, choice_option, int_option, subset_option
 from tileworks.core.registry import GameInfo
@@ -25,20 +25,20 @@ from tileworks.games.kiln.rules import KilnGame, KilnState
 def _check(values: dict[str, Any]) -> None:
     if values["variant"] == "advanced" and values["players"] != 2:
         raise ValueError(
-            f"bad value {values['players']!r} for option 'players': the advanced variant is for 2 players; "
-            "allowed: 2 with variant='advanced', 2 to 4 with variant='standard'"
+            _("bad value {value} for option 'players': the advanced variant is for 2 players; "
+              "allowed: 2 with variant='advanced', 2 to 4 with variant='standard'", value=repr(values["players"]))
         )
 
 
 OPTIONS = OptionSet(
     (
-        int_option("players", 2, 2, 4, N_("number of players")),
-        int_option("goal", 17, 1, 100, N_("score that wins at once")),
-        choice_option("variant", "standard", ("standard", "advanced"),
-                      N_("advanced: 2 players with two colours and two warehouses each")),
-        subset_option("heat_tokens", HEAT_CELLS, N_("score cells that give an extra turn")),
-        bool_option("erase_rule", False, N_("erase one cell when the shape fits nowhere")),
-        int_option("turn_limit", 300, 1, 10_000, N_("safeguard: the game is a draw after this many turns")),
+        int_option("players", 2, 2, 4, N_("number of players"), label=N_("players")),
+        int_option("goal", 17, 1, 100, N_("score that wins at once"), label=N_("goal")),
+        choice_option("variant", "standard", (N_("standard"), N_("advanced")),
+                      N_("advanced: 2 players with two colours and two warehouses each"), label=N_("variant")),
+        subset_option("heat_tokens", HEAT_CELLS, N_("score cells that give an extra turn"), label=N_("heating up")),
+        bool_option("erase_rule", False, N_("erase one cell when the shape fits nowhere"), label=N_("erase rule")),
+        int_option("turn_limit", 300, 1, 10_000, N_("safeguard: the game is a draw after this many turns"), label=N_("turn limit")),
     ),
     _check,
 )

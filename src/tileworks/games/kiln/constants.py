@@ -1,4 +1,4 @@
-"""KILN constants: tiles, colours, action ids and phases (see docs/rules/kiln.md)."""
+"""KILN constants: tiles, colours, action ids and phases (see src/tileworks/rules/kiln.md)."""
 
 from tileworks.core.i18n import N_
 
@@ -8,7 +8,7 @@ TILE_LETTERS = "RBGYK"
 TILES_PER_COLOUR = 9
 HEAT_CELLS = (5, 8, 14, 17, 19, 23, 26)
 
-# Player action ids (see docs/rules/kiln.md, "Action ids").
+# Player action ids (see src/tileworks/rules/kiln.md, "Action ids").
 PUSH = 0  # + border cell (24)
 GROUP = 24  # + kiln cell of the chosen group's first tile (36)
 PLACE = 60  # + warehouse cell where the shape's first tile goes (25)

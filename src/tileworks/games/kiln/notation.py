@@ -114,6 +114,27 @@ def player_action_to_string(action: int) -> str:
     return str(action)
 
 
+def describe_move(state: "KilnState", action: int) -> str:
+    """A player's words for a move with no click (a button's label).
+
+    >>> describe_move(None, k.SELL_ROWS + 0b10100 - 1)
+    'sell rows 3, 5 (3 points)'
+    """
+    if action == k.KEEP:
+        return _("erase nothing")
+    if action == k.NO_SALE:
+        return _("sell nothing")
+    if k.SELL_ROWS <= action < k.NO_SALE:
+        columns = action >= k.SELL_COLUMNS
+        subset = action - (k.SELL_COLUMNS if columns else k.SELL_ROWS) + 1
+        lines = ", ".join(str(i + 1) for i in range(5) if subset >> i & 1)
+        points = board.price(subset.bit_count())
+        if columns:
+            return _("sell columns {lines} ({points} points)", lines=lines, points=points)
+        return _("sell rows {lines} ({points} points)", lines=lines, points=points)
+    return player_action_to_string(action)
+
+
 def clicks(state: "KilnState", action: int) -> list[dict[str, str]]:
     """The clicks on the SVG picture that make a player action: a border
     cell to push from, a kiln cell of the group to take, a cell of the

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tileworks.core.scoring import note
 from tileworks.core import CHANCE, TERMINAL, DelegatingState, Game
 from tileworks.games.kiln import board, heuristics, notation, render
 from tileworks.games.kiln.board import (
@@ -355,6 +356,7 @@ class KilnState(DelegatingState):
                     sold |= masks[line]
             self.warehouses[colour] &= ~sold
             gained = board.price(subset.bit_count())
+            note(self.player, gained)
             self.points[self.player] += gained
             self.turn_points += gained
             if self.points[self.player] >= self._game.goal:

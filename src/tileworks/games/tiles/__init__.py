@@ -1,6 +1,6 @@
 """Tiles (BoneGames, 1995): place edge-matching tiles, close areas of your colour.
 
-Rules in our words, with every ruling: ``docs/rules/tiles.md``.
+Rules in our words, with every ruling: ``src/tileworks/rules/tiles.md``.
 
 >>> import tileworks
 >>> game = tileworks.load_game("tiles")
@@ -20,12 +20,13 @@ from tileworks.games.tiles.tileset import TileSet, normalise_tile_set, parse_cod
 
 OPTIONS = OptionSet(
     (
-        int_option("players", 2, 2, 3, N_("number of players")),
+        int_option("players", 2, 2, 3, N_("number of players"), label=N_("players")),
         Option(
             "tile_set", "default",
             N_("'default' or tile codes (e.g. 'wgbw,ggww,...'); on the command line also @FILE, one code per line"),
             normalise_tile_set,
             N_("the tiles in the game (at least 16, at most 100)"),
+            label=N_("tile set"),
         ),
     )
 )

@@ -67,6 +67,13 @@ def action_to_string(state: "TilesState", action: int) -> str:
     return str(action)
 
 
+def describe_move(state: "TilesState", action: int) -> str:
+    """A player's words for a move with no click (a button's label)."""
+    if action == state._game.pass_action:
+        return _("pass (no tile fits)")
+    return action_to_string(state, action)
+
+
 def clicks(state: "TilesState", action: int) -> list[dict[str, str]]:
     """The clicks on the SVG picture that make a player action: the hand
     tile, the cell, then the rotation as a button (a client skips it when

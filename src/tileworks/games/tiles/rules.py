@@ -18,6 +18,7 @@ import itertools
 import random
 from typing import Any
 
+from tileworks.core.scoring import note
 from tileworks.core import CHANCE, TERMINAL, Game, HiddenHandState, shared_win
 from tileworks.games.tiles import heuristics, notation, render
 from tileworks.games.tiles.constants import (
@@ -343,6 +344,7 @@ class TilesState(HiddenHandState):
             if not self.open[root] and self.tri_colour[root] == scorer_colour:
                 n = self.span[root].bit_count()
                 gained += n * (n - 1) // 2
+                note(self.seat, n * (n - 1) // 2)
         return gained
 
     def closed_areas(self) -> list[tuple[int, int]]:

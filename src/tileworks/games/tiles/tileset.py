@@ -17,7 +17,7 @@ are the same **kind** of tile; a kind is named by its smallest rotation.
 
 from __future__ import annotations
 
-from tileworks.core.i18n import N_
+from tileworks.core.i18n import N_, _
 
 import re
 from functools import lru_cache
@@ -36,7 +36,7 @@ def rotate(code: str) -> str:
 
 def rotations(code: str) -> list[str]:
     out = [code]
-    for _ in range(3):
+    for _turn in range(3):
         out.append(rotate(out[-1]))
     return out
 
@@ -57,7 +57,8 @@ def parse_codes(text: str) -> list[str]:
                 continue
             if len(word) != 4 or set(word) - set(COLOURS):
                 raise ValueError(
-                    f"tile {len(codes) + 1} {word!r} is not a tile code: four letters from w, g, b (N E S W)"
+                    _("tile {number} {code} is not a tile code: four letters from w, g, b (N E S W)",
+                      number=len(codes) + 1, code=repr(word))
                 )
             codes.append(word)
     return codes
@@ -74,17 +75,17 @@ def normalise_tile_set(value: object) -> str:
     ``"default"`` or the codes joined by commas, so a game record carries
     the whole set."""
     if not isinstance(value, str):
-        raise ValueError("expected 'default' or tile codes")
+        raise ValueError(N_("expected 'default' or tile codes"))
     text = value.strip()
     if text.lower() == "default":
         return "default"
     codes = parse_codes(text)
     if len(codes) < 16:
         raise ValueError(
-            f"a set of {len(codes)} tiles is too small: 3 players need 3 hands of 5 and a first tile (16)"
+            _("a set of {count} tiles is too small: 3 players need 3 hands of 5 and a first tile (16)", count=len(codes))
         )
     if len(codes) > MAX_TILES:
-        raise ValueError(f"a set of {len(codes)} tiles is too large (at most {MAX_TILES})")
+        raise ValueError(_("a set of {count} tiles is too large (at most {most})", count=len(codes), most=MAX_TILES))
     return ",".join(codes)
 
 

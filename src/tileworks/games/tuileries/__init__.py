@@ -1,7 +1,7 @@
 """Tuileries (Bernard Tavitian, 1999): place tiles to form groups sharing two
 of colour, value and sign.
 
-Rules in our words, with every ruling: ``docs/rules/tuileries.md``.
+Rules in our words, with every ruling: ``src/tileworks/rules/tuileries.md``.
 
 >>> import tileworks
 >>> game = tileworks.load_game("tuileries", players=4)
@@ -21,10 +21,10 @@ from tileworks.games.tuileries.rules import TuileriesGame, TuileriesState
 
 OPTIONS = OptionSet(
     (
-        int_option("players", 2, 2, 6, N_("number of players")),
-        bool_option("bonus_tile", False, N_("an extra turn starts by drawing one more tile (the hand grows)")),
+        int_option("players", 2, 2, 6, N_("number of players"), label=N_("players")),
+        bool_option("bonus_tile", False, N_("an extra turn starts by drawing one more tile (the hand grows)"), label=N_("bonus tile")),
         Option("circles", DEFAULT_CIRCLES, N_("four squares, no two sharing a side (e.g. c3,f3,c6,f6)"),
-               normalise_circles, N_("the squares the first four tiles must cover")),
+               normalise_circles, N_("the squares the first four tiles must cover"), label=N_("circles")),
     )
 )
 

@@ -10,7 +10,7 @@ bit ``s = 8 * (rank - 1) + file`` of a 64-bit board.
 ('rnd', 'c3')
 """
 
-from tileworks.core.i18n import N_
+from tileworks.core.i18n import N_, _
 
 COLOURS = "byrg"
 VALUES = "kqnj"
@@ -56,7 +56,7 @@ def tile_long_name(tile: int) -> str:
 def tile_of(name: str) -> int:
     """The id of a tile named like ``rnd``; ``ValueError`` otherwise."""
     if len(name) != 3 or name[0] not in COLOURS or name[1] not in VALUES or name[2] not in SIGNS:
-        raise ValueError(f"{name!r} is not a tile: colour (b y r g), value (k q n j), sign (s h d c)")
+        raise ValueError(_("{name} is not a tile: colour (b y r g), value (k q n j), sign (s h d c)", name=repr(name)))
     return 16 * COLOURS.index(name[0]) + 4 * VALUES.index(name[1]) + SIGNS.index(name[2])
 
 
@@ -71,16 +71,16 @@ def normalise_circles(value: object) -> tuple[str, ...]:
     if isinstance(value, str):
         value = [v for v in value.replace(",", " ").split() if v]
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
-        raise ValueError("expected four square names such as c3,f3,c6,f6")
+        raise ValueError(N_("expected four square names such as c3,f3,c6,f6"))
     names = [v.strip().lower() for v in value]
     bad = [n for n in names if n not in SQUARE_INDEX]
     if bad:
-        raise ValueError(f"{bad[0]!r} is not a square (a1 to h8)")
+        raise ValueError(_("{name} is not a square (a1 to h8)", name=repr(bad[0])))
     if len(names) != 4 or len(set(names)) != 4:
-        raise ValueError("expected exactly four different squares")
+        raise ValueError(N_("expected exactly four different squares"))
     squares = [SQUARE_INDEX[n] for n in names]
     for i, a in enumerate(squares):
         for b in squares[i + 1 :]:
             if adjacent(a, b):
-                raise ValueError(f"{SQUARE_NAMES[a]} and {SQUARE_NAMES[b]} share a side")
+                raise ValueError(_("{one} and {other} share a side", one=SQUARE_NAMES[a], other=SQUARE_NAMES[b]))
     return tuple(sorted(names, key=lambda n: SQUARE_INDEX[n]))

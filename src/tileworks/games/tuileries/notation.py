@@ -14,7 +14,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from tileworks.core import CHANCE, SPECTATOR, TERMINAL
-from tileworks.core.i18n import N_, _, gettext
+from tileworks.core.i18n import N_, _
 from tileworks.core.text import check_viewer, field_error, read_int, read_move, seat_name
 from tileworks.games.tuileries import constants as const
 from tileworks.games.tuileries.constants import (

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tileworks.core.i18n import _, gettext
+from tileworks.core.i18n import _
 from tileworks.core.text import Segment, closing_line, plain, rich, seat_name
 
 STYLES = {"b": "bold blue", "y": "bold yellow", "r": "bold red", "g": "bold green"}

@@ -17,6 +17,7 @@ import random
 from operator import itemgetter
 from typing import Any
 
+from tileworks.core.scoring import note
 from tileworks.core import CHANCE, TERMINAL, Game, HiddenHandState, shared_win
 from tileworks.games.tuileries import heuristics, notation, render
 from tileworks.games.tuileries.constants import (
@@ -133,6 +134,13 @@ class TuileriesState(HiddenHandState):
                 total += size
         return total or 1
 
+    def score_parts(self, tile: int, square: int) -> list[int]:
+        """The groups ``score_for`` adds up, one size each (``[1]`` for none)."""
+        masks = self.masks
+        bit = 1 << square
+        sizes = [grow(bit, (masks[a] & masks[b]) | bit).bit_count() for a, b in PAIRS[tile]]
+        return [size for size in sizes if size > 1] or [1]
+
     # -- decisions --------------------------------------------------------------------
     def _legal_actions(self) -> list[int]:
         if self.phase == PLAY:
@@ -179,6 +187,8 @@ class TuileriesState(HiddenHandState):
             seat = self.seat
             self._take(seat, tile)
             gained = self.score_for(tile, square)
+            for part in self.score_parts(tile, square):
+                note(seat, part)
             self._put(tile, square)
             self.points[seat] += gained
             self.extra = gained >= EXTRA_TURN_AT

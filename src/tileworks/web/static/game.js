@@ -47,6 +47,15 @@ function seatName(seat) {
   return "P" + (seat + 1);
 }
 
+// "P1 +8 (3 + 3 + 2)": what the last move scored, part by part
+function scored(entry) {
+  if (!entry.points || !entry.points.length) return "";
+  return entry.points.map((p) => {
+    const parts = p.parts.length > 1 ? " (" + p.parts.map((x, i) => (i && x >= 0 ? "+ " + x : i ? "− " + -x : String(x))).join(" ") + ")" : "";
+    return seatName(p.seat) + " " + (p.total >= 0 ? "+" : "−") + Math.abs(p.total) + parts;
+  }).join(", ");
+}
+
 function drawStatus() {
   const view = current.view;
   let line;
@@ -54,25 +63,32 @@ function drawStatus() {
     const result = current.result;
     const best = Math.max(...result.returns);
     const winners = result.returns.map((r, i) => (r === best ? seatName(i) : null)).filter(Boolean);
-    const who = winners.length > 1 ? winners.join(" and ") + " share the win" : winners[0] + " wins";
-    line = "Game over: " + who + ". Scores: " + result.scores.map((s, i) => seatName(i) + " " + s).join(", ") + ".";
+    const scores = result.scores.map((s, i) => seatName(i) + " " + s).join(", ");
+    line = winners.length > 1
+      ? _("Game over: {seats} share the win. Scores: {scores}.", { seats: winners.join(_(" and ")), scores: scores })
+      : _("Game over: {seat} wins. Scores: {scores}.", { seat: winners[0], scores: scores });
+    drawSummary(result, winners);
     $("replay").href = "/replay/" + gameId;
     $("replay").hidden = false;
   } else if (current.you.includes(current.to_move)) {
-    line = "Your move (" + seatName(current.to_move) + "): " + view.decision;
+    line = _("Your move ({seat}): {decision}", { seat: seatName(current.to_move), decision: view.decision });
   } else {
     line = view.decision;
   }
   $("status").textContent = line;
-  const seats = current.seats.map((s) => seatName(s.seat) + " " + (s.player === "human" ? (s.joined ? "human" : "waiting") : s.player));
+  const seats = current.seats.map((s) => seatName(s.seat) + " " + playerName(s));
   $("seats").textContent = seats.join(" · ");
   const list = $("moves");
   list.replaceChildren(...current.moves.map((m, i) => {
     const item = document.createElement("li");
     item.textContent = seatName(m.seat) + " " + m.move;
-    if (i === current.moves.length - 1) item.className = "last";
+    if (i === current.moves.length - 1) { item.className = "last"; item.setAttribute("aria-current", "step"); }
     return item;
   }));
+  const last = current.moves[current.moves.length - 1];
+  $("last").textContent = last
+    ? _("Last move: {seat} {move}", { seat: seatName(last.seat), move: last.move }) + (scored(last) ? " — " + scored(last) : "")
+    : "";
   list.scrollTop = list.scrollHeight;
   $("rematch").hidden = !(current.status === "finished" && current.you.length);
 }
@@ -101,7 +117,7 @@ function draw() {
       element.classList.add("target");
       element.setAttribute("tabindex", "0");
       element.setAttribute("role", "button");
-      element.setAttribute("aria-label", Object.values(click).join(" "));
+      element.setAttribute("aria-label", clickLabel(click));
       const choose = (event) => {
         event.stopPropagation();
         picked.push(click);
@@ -122,32 +138,68 @@ function draw() {
   for (const click of next) {
     if ("button" in click && !labels.has(click.button)) {
       labels.add(click.button);
-      buttons.append(button(click.button, () => { picked.push(click); draw(); }));
+      buttons.append(button(click.button, () => { picked.push(click); draw(); }, _("orientation {tile}", { tile: click.button })));
     }
   }
   if (!picked.length) {
     for (const choice of current.choices) {
-      if (!choice.clicks.length) buttons.append(button(choice.move, () => send(choice.move)));
+      if (!choice.clicks.length) buttons.append(button(choice.label, () => send(choice.move), choice.move));
     }
   } else {
-    buttons.append(button("cancel", () => { picked = []; draw(); }));
+    buttons.append(button(_("cancel"), () => { picked = []; draw(); }));
   }
-  $("hint").textContent = current.choices.length ? "Click a highlighted piece, or type a move." : "";
+  $("hint").textContent = current.choices.length ? _("Click a highlighted piece, or type a move.") : "";
   $("typed").disabled = !current.choices.length;
 }
 
-function button(label, action) {
+function button(label, action, title) {
   const b = document.createElement("button");
   b.type = "button";
   b.textContent = label;
+  if (title) b.title = title;
   b.addEventListener("click", action);
   return b;
+}
+
+function playerName(seat) {
+  if (seat.player !== "human") return agentName(seat.player);
+  return seat.joined ? _("human") : seat.open ? _("open seat") : _("waiting");
+}
+
+// a clickable shape's name for screen readers, from its data attributes
+function clickLabel(click) {
+  const names = { border: _("border cell"), kiln: _("kiln cell"), warehouse: _("warehouse"), cell: _("cell"),
+    source: _("factory"), colour: _("colour"), seat: _("seat"), line: _("line"), row: _("row"), column: _("column"),
+    tile: _("tile"), square: _("square") };
+  return Object.entries(click).map(([key, value]) => (names[key] || key) + " " + value).join(", ");
+}
+
+function drawSummary(result, winners) {
+  const box = $("summary");
+  const rows = result.scores.map((s, i) => {
+    const row = document.createElement("tr");
+    const name = document.createElement("th");
+    name.scope = "row";
+    name.textContent = seatName(i) + " " + playerName(current.seats[i]);
+    const score = document.createElement("td");
+    score.textContent = String(s);
+    const outcome = document.createElement("td");
+    outcome.textContent = winners.includes(seatName(i)) ? _("winner") : "";
+    row.append(name, score, outcome);
+    return row;
+  });
+  const table = document.createElement("table");
+  const caption = document.createElement("caption");
+  caption.textContent = _("Final scores");
+  table.append(caption, ...rows);
+  box.replaceChildren(table);
+  box.hidden = false;
 }
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(scheme + "://" + location.host + "/api/games/" + gameId + "/ws");
-  socket.addEventListener("open", () => socket.send(JSON.stringify({ tokens: tokens, picture: true })));
+  socket.addEventListener("open", () => socket.send(JSON.stringify({ tokens: tokens, picture: true, lang: LANG })));
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "view") {
@@ -161,7 +213,7 @@ function connect() {
     }
   });
   socket.addEventListener("close", (event) => {
-    if (event.code >= 4000) say("This link holds no seat in this game.");
+    if (event.code >= 4000) say(_("This link holds no seat in this game."));
     else setTimeout(connect, 1000);
   });
 }

@@ -25,11 +25,9 @@ function drawSeats() {
     label.textContent = "P" + (i + 1) + " ";
     const select = document.createElement("select");
     select.name = "seat" + i;
-    select.append(option("human", "human (this screen)"), option("open", "human (open: anyone may join)"));
-    for (const level of ["beginner", "easy", "medium", "hard", "expert"]) {
-      select.append(option("mcts:" + level, "computer: " + level));
-    }
-    select.append(option("greedy", "computer: greedy"), option("random", "computer: random"));
+    select.append(option("human", _("human (this screen)")), option("open", _("human (open: anyone may join)")));
+    for (const level of Object.keys(LEVELS)) select.append(option("mcts:" + level, agentName("mcts:" + level)));
+    select.append(option("greedy", agentName("greedy")), option("random", agentName("random")));
     if (i > 0) select.value = "mcts:medium";
     label.append(select);
     seats.append(label);
@@ -45,19 +43,70 @@ function drawGame() {
   const options = $("options");
   options.replaceChildren();
   for (const o of game.options) {
-    if (o.name === "players" || o.doc.startsWith("safeguard")) continue;
-    const label = document.createElement("label");
-    label.textContent = o.name + " ";
-    const input = document.createElement("input");
-    input.name = "option-" + o.name;
-    input.value = Array.isArray(o.default) ? o.default.join(",") : String(o.default);
-    input.title = o.allowed;
-    const help = document.createElement("small");
-    help.textContent = " " + o.doc + " (" + o.allowed + ")";
-    label.append(input, help);
-    options.append(label);
+    if (o.name === "players" || o.safeguard) continue;
+    options.append(optionField(o));
   }
   drawSeats();
+}
+
+// one form field per option, shaped by its kind, with its explanation
+function optionField(o) {
+  const box = document.createElement("div");
+  box.className = "option";
+  const help = document.createElement("small");
+  help.id = "help-" + o.name;
+  help.textContent = o.doc;
+  if (o.kind === "subset") {
+    const group = document.createElement("fieldset");
+    const legend = document.createElement("legend");
+    legend.textContent = o.label;
+    group.append(legend);
+    group.setAttribute("aria-describedby", help.id);
+    for (const c of o.choices) {
+      const label = document.createElement("label");
+      label.className = "inline";
+      const box = document.createElement("input");
+      box.type = "checkbox";
+      box.name = "option-" + o.name;
+      box.value = String(c.value);
+      box.checked = o.default.includes(c.value);
+      label.append(box, " " + c.label);
+      group.append(label);
+    }
+    group.append(help);
+    box.append(group);
+    return box;
+  }
+  const label = document.createElement("label");
+  let input;
+  if (o.kind === "choice") {
+    input = document.createElement("select");
+    for (const c of o.choices) input.append(option(c.value, c.label));
+    input.value = o.default;
+  } else if (o.kind === "bool") {
+    input = document.createElement("input");
+    input.type = "checkbox";
+    input.checked = o.default;
+  } else {
+    input = document.createElement("input");
+    if (o.kind === "int") input.type = "number";
+    input.value = String(o.default);
+    input.title = o.allowed;
+  }
+  input.name = "option-" + o.name;
+  input.setAttribute("aria-describedby", help.id);
+  if (o.kind === "bool") label.append(input, " " + o.label);
+  else label.append(o.label + " ", input);
+  box.append(label, help);
+  return box;
+}
+
+function optionValue(o) {
+  const inputs = [...document.querySelectorAll("[name=option-" + o.name + "]")];
+  if (!inputs.length) return undefined;
+  if (o.kind === "subset") return inputs.filter((i) => i.checked).map((i) => Number(i.value));
+  if (o.kind === "bool") return inputs[0].checked;
+  return inputs[0].value;
 }
 
 async function listGames() {
@@ -67,12 +116,15 @@ async function listGames() {
     const item = document.createElement("li");
     const link = document.createElement("a");
     link.href = (g.status === "finished" ? "/replay/" : "/watch/") + g.id;
-    link.textContent = g.game + " — " + g.players.join(", ") + " — " + g.status + " (ply " + g.ply + ")";
+    const title = (catalogue.find((c) => c.name === g.game) || { title: g.game }).title;
+    const status = { open: _("waiting for players"), playing: _("playing"), finished: _("finished") }[g.status] || g.status;
+    link.textContent = _("{game} — {players} — {status} (ply {ply})", {
+      game: title, players: g.players.map((p) => (p === "human" ? _("human") : agentName(p))).join(", "), status: status, ply: g.ply });
     item.append(link);
     for (const seat of g.joinable) {
       const join = document.createElement("button");
       join.type = "button";
-      join.textContent = "join as P" + (seat + 1);
+      join.textContent = _("join as {seat}", { seat: "P" + (seat + 1) });
       join.addEventListener("click", async () => {
         const response = await fetch("/api/games/" + g.id + "/seats/" + (seat + 1) + "/claim", { method: "POST" });
         const body = await response.json();
@@ -92,8 +144,8 @@ $("create").addEventListener("submit", async (event) => {
   const game = currentGame();
   const options = {};
   for (const o of game.options) {
-    const input = document.querySelector("[name=option-" + o.name + "]");
-    if (input && input.value !== String(o.default)) options[o.name] = input.value;
+    const value = optionValue(o);
+    if (value !== undefined && JSON.stringify(value) !== JSON.stringify(o.default)) options[o.name] = value;
   }
   const choices = [...document.querySelectorAll("#seats select")].map((s) => s.value);
   const players = choices.map((c) => (c === "open" ? "human" : c));

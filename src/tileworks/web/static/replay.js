@@ -19,7 +19,11 @@ async function show(move) {
   total = data.moves.length;
   $("slider").max = String(total);
   $("board").innerHTML = data.svg;  // drawn by the server's renderer
-  $("status").textContent = "Move " + move + " of " + total + ": " + data.decision;
+  $("status").textContent = _("Move {move} of {total}: {decision}", { move: move, total: total, decision: data.decision });
+  const last = data.moves[move - 1];
+  $("last").textContent = last && last.points && last.points.length
+    ? _("Move {move} scored: {points}", { move: move, points: last.points.map((p) => "P" + (p.seat + 1) + " " + (p.total >= 0 ? "+" : "−") + Math.abs(p.total)).join(", ") })
+    : "";
   $("moves").replaceChildren(...data.moves.map((m, i) => {
     const item = document.createElement("li");
     item.textContent = "P" + (m.seat + 1) + " " + m.move;

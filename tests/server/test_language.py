@@ -1,0 +1,60 @@
+"""The server answers in each client's language: refusals, decisions,
+pictures and the catalogue, chosen by ?lang=, the cookie the pages' switch
+sets, or Accept-Language; two clients of one game each get their own."""
+
+from __future__ import annotations
+
+JA = {"Accept-Language": "ja-JP,ja;q=0.9"}
+
+
+def test_refusals_follow_accept_language(api):
+    created = api.create("kiln", ["human", "human"])
+    game_id = created["id"]
+    mover = api.view(game_id)["to_move"]
+    token = created["seats"][mover]["token"]
+    view = api.view(game_id, token)
+    refused = api.client.post(f"/api/games/{game_id}/moves", json={"move": "zz", "ply": view["ply"]},
+                              headers={"X-Seat-Token": token, **JA})
+    assert refused.status_code == 400 and "として読めません" in refused.json()["error"]
+    assert api.view(game_id, token) == view  # nothing changed
+    english = api.client.post(f"/api/games/{game_id}/moves", json={"move": "zz", "ply": view["ply"]},
+                              headers={"X-Seat-Token": token})
+    assert "cannot read 'zz'" in english.json()["error"]
+
+
+def test_views_are_kept_per_language(api):
+    created = api.create("tuileries", ["human", "human"])
+    game_id, token = created["id"], created["seats"][0]["token"]
+    japanese = api.client.get(f"/api/games/{game_id}?lang=ja", headers={"X-Seat-Token": token}).json()
+    english = api.client.get(f"/api/games/{game_id}", headers={"X-Seat-Token": token}).json()
+    assert japanese["view"]["decision"] == "P1 が円のマスにタイルを置きます"
+    assert english["view"]["decision"] == "P1 places a tile on a circle square"
+    cookie = api.client.get(f"/api/games/{game_id}", headers={"X-Seat-Token": token, "Cookie": "tileworks-lang=ja"})
+    assert cookie.json()["view"]["decision"] == japanese["view"]["decision"]
+
+
+def test_the_catalogue_in_japanese(api):
+    games = api.client.get("/api/catalogue", headers=JA).json()
+    assert [g["title"] for g in games] == ["アズール", "キルン", "タイルズ", "チュイルリー"]
+    assert api.client.get("/api/catalogue").json()[1]["title"] == "KILN"
+
+
+def test_each_live_client_gets_its_own_language(client):
+    created = client.post("/api/games", json={"game": "kiln", "players": ["human", "human"]}).json()
+    game_id = created["id"]
+    mover = client.get(f"/api/games/{game_id}").json()["to_move"]
+    first, second = created["seats"][mover]["token"], created["seats"][1 - mover]["token"]  # first is to move
+    with client.websocket_connect(f"/api/games/{game_id}/ws") as english, \
+            client.websocket_connect(f"/api/games/{game_id}/ws") as japanese:
+        english.send_json({"tokens": [first], "picture": True})
+        japanese.send_json({"tokens": [second], "picture": True, "lang": "ja"})
+        seen_en, seen_ja = english.receive_json(), japanese.receive_json()
+        assert "pushes the outer tile" in seen_en["view"]["decision"]
+        assert "外側のタイル" in seen_ja["view"]["decision"] and "キルン" in seen_ja["svg"]
+        english.receive_json()  # the second seat joined
+        english.send_json({"move": seen_en["view"]["legal"][0], "ply": seen_en["ply"]})
+        after_en, after_ja = english.receive_json(), japanese.receive_json()
+        assert after_en["ply"] == after_ja["ply"] > seen_en["ply"]
+        assert after_ja["view"]["decision"] != after_en["view"]["decision"]
+        assert "が" in after_ja["view"]["decision"] and "キルン" in after_ja["svg"]
+        assert "KILN" in after_en["svg"] and "キルン" not in after_en["svg"]
