@@ -18,15 +18,18 @@ $(STAMP): requirements-dev.lock pyproject.toml
 run: $(STAMP)
 	$(BIN)/tileworks serve --host 127.0.0.1 --port 8000
 
-# The browser tests drive Debian's Chromium; install it when it is missing.
+# The browser tests drive Debian's Chromium, and the Japanese pages need a
+# CJK font for their screenshots; install both when missing.
 CHROMIUM := /usr/bin/chromium
+CJK_FONT := /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
+APT_PACKAGES := chromium fonts-noto-cjk
 
-$(CHROMIUM):
-	@echo "Installing Debian's chromium for the browser tests"
-	if [ "$$(id -u)" = 0 ]; then apt-get install -y -q chromium || (apt-get update -q && apt-get install -y -q chromium); \
-	else sudo apt-get install -y -q chromium || (sudo apt-get update -q && sudo apt-get install -y -q chromium); fi
+$(CHROMIUM) $(CJK_FONT):
+	@echo "Installing Debian's $(APT_PACKAGES) for the browser tests"
+	if [ "$$(id -u)" = 0 ]; then apt-get install -y -q $(APT_PACKAGES) || (apt-get update -q && apt-get install -y -q $(APT_PACKAGES)); \
+	else sudo apt-get install -y -q $(APT_PACKAGES) || (sudo apt-get update -q && sudo apt-get install -y -q $(APT_PACKAGES)); fi
 
-test: $(STAMP) $(CHROMIUM)
+test: $(STAMP) $(CHROMIUM) $(CJK_FONT)
 	$(BIN)/python -m pytest -n 2
 
 bench: $(STAMP)

@@ -5,6 +5,7 @@ Screenshots of each board go to tests/web/artifacts/."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import time
 from pathlib import Path
@@ -43,15 +44,15 @@ def create(server, game, players, **options):
     return response.json()
 
 
-def click_to_the_end(page, seconds=240):
+def click_to_the_end(page, seconds=240, over="Game over"):
     """Click the first highlighted shape (or the first move button) until the game is over."""
     deadline = time.monotonic() + seconds
     clicks = 0
     while time.monotonic() < deadline:
-        if "Game over" in page.inner_text("#status"):
+        if over in page.inner_text("#status"):
             return clicks
         targets = page.locator("#board svg .target")
-        buttons = page.locator("#buttons button:not(:text('cancel'))")
+        buttons = page.locator("#buttons button:not(.cancel)")
         if targets.count():
             targets.first.click()
             clicks += 1
@@ -132,3 +133,99 @@ def test_a_game_started_on_the_home_page_and_joined_from_the_list(server, browse
     host.wait_for_function("!document.querySelector('#seats').textContent.includes('waiting')")
     host.close()
     guest.context.close()
+
+
+VISIBLE_TEXT = """() => {
+  const copy = document.body.cloneNode(true);
+  copy.querySelectorAll('[translate=no], code, script, [lang]:not([lang=ja])').forEach((e) => e.remove());
+  document.body.append(copy);
+  const text = copy.innerText;
+  copy.remove();
+  return text;
+}"""
+#: words that are the same in every language: the brand, and seat names
+SAME_IN_EVERY_LANGUAGE = {"tileworks"}
+
+
+def english_words(page):
+    words = set(re.findall(r"[A-Za-z]{3,}", page.evaluate(VISIBLE_TEXT)))
+    return sorted(words - SAME_IN_EVERY_LANGUAGE)
+
+
+def test_the_japanese_pages_show_no_english(server, browser):
+    created = create(server, "kiln", ["human", "mcts:beginner"], goal=4)
+    context = browser.new_context(locale="ja-JP")
+    page = context.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#game option", state="attached")
+    page.wait_for_selector("#games li")
+    assert page.locator("html").get_attribute("lang") == "ja"
+    assert english_words(page) == []
+    for game in ("kiln", "azul", "tiles", "tuileries"):
+        page.select_option("#game", game)
+        assert english_words(page) == [], game
+    page.goto(f"{server.url}/play/{created['id']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("#board svg")
+    page.wait_for_function("document.querySelector('#hint').textContent.length > 0")
+    assert english_words(page) == []
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "kiln-ja.png"))
+    click_to_the_end(page, over="ゲーム終了")
+    assert english_words(page) == []
+    page.goto(f"{server.url}/replay/{created['id']}")
+    page.wait_for_selector("#board svg")
+    page.keyboard.press("End")
+    page.wait_for_function("document.querySelector('#status').textContent.includes('手目')")
+    assert english_words(page) == []
+    page.goto(f"{server.url}/rules/kiln")
+    assert "外側のタイル" in page.inner_text("main") and "倉庫" in page.inner_text("main")
+    assert re.findall(r"[A-Za-z]{3,}", page.inner_text("header nav")) == []
+    context.close()
+
+
+def test_the_language_switch_is_remembered(server, browser):
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    page.goto(server.url + "/")
+    page.click("header .languages a[lang=ja]")
+    page.wait_for_selector("html[lang=ja]")
+    page.goto(server.url + "/rules/azul")
+    assert page.locator("html").get_attribute("lang") == "ja" and "工房" in page.inner_text("main")
+    page.click("header .languages a[lang=en]")
+    page.wait_for_selector("html[lang=en]")
+    assert "Factory displays" in page.inner_text("main")
+    context.close()
+
+
+def test_a_phone_width_screen_needs_no_sideways_scrolling(server, browser):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#game option", state="attached")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    for game in ("kiln", "azul", "tiles", "tuileries"):
+        created = create(server, game, ["human", "random"])
+        page.goto(f"{server.url}/play/{created['id']}#token={created['seats'][0]['token']}")
+        page.wait_for_selector("#board svg")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, game
+        page.screenshot(path=str(ARTIFACTS / f"{game}-phone.png"), full_page=True)
+    context.close()
+
+
+def test_a_move_made_with_the_keyboard_alone_shows_its_points(server, browser):
+    created = create(server, "tuileries", ["human", "human"])
+    page = browser.new_page()
+    page.goto(f"{server.url}/play/{created['id']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("#board svg .target")
+    for _step in range(2):  # the hand tile, then the square
+        for _press in range(80):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.classList.contains('target')"):
+                break
+        label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+        assert label.startswith(("tile", "square")), label
+        page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelectorAll('#moves li').length === 1")
+    assert re.search(r"P1 \+1\b", page.inner_text("#last")), page.inner_text("#last")  # a first tile scores 1
+    page.close()

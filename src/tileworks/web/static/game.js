@@ -146,7 +146,9 @@ function draw() {
       if (!choice.clicks.length) buttons.append(button(choice.label, () => send(choice.move), choice.move));
     }
   } else {
-    buttons.append(button(_("cancel"), () => { picked = []; draw(); }));
+    const cancel = button(_("cancel"), () => { picked = []; draw(); });
+    cancel.className = "cancel";
+    buttons.append(cancel);
   }
   $("hint").textContent = current.choices.length ? _("Click a highlighted piece, or type a move.") : "";
   $("typed").disabled = !current.choices.length;

@@ -1,0 +1,39 @@
+"""Each game's rules in English and Japanese: the Japanese document covers
+the same sections and tables and keeps every option, notation and number
+written in code, and the rules pages serve each language."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tileworks.core.registry import registered_games
+from tileworks.web.rules import RULES, rules_html, rules_path
+
+GAMES = [info.name for info in registered_games()]
+
+
+def shape(text: str) -> tuple[int, int]:
+    headings = len(re.findall(r"^#{1,3} ", text, flags=re.M))
+    table_rows = len(re.findall(r"^\|", text, flags=re.M))
+    return headings, table_rows
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_japanese_rules_match_the_english_section_by_section(game):
+    english = (RULES / f"{game}.md").read_text(encoding="utf-8")
+    japanese = (RULES / f"{game}.ja.md").read_text(encoding="utf-8")
+    assert shape(japanese) == shape(english)
+    missing = set(re.findall(r"`([^`]+)`", english)) - set(re.findall(r"`([^`]+)`", japanese))
+    assert missing == set()
+    assert len(re.findall(r"[\u3040-\u30ff]", japanese)) > 500
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_rules_pages_render_each_language(game):
+    assert rules_path(game, "ja").name == f"{game}.ja.md"
+    assert rules_path(game, "en").name == f"{game}.md"
+    html = rules_html(game, "ja")
+    assert html.startswith('<article class="rules">') and "<h2>" in html and "<code>" in html
+    assert "<script" not in rules_html(game, "en")
