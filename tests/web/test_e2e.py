@@ -223,6 +223,7 @@ def test_a_move_made_with_the_keyboard_alone_shows_its_points(server, browser):
             page.keyboard.press("Tab")
             if page.evaluate("document.activeElement.classList.contains('target')"):
                 break
+        assert page.get_attribute("#board svg", "role") == "group"  # its buttons reach screen readers
         label = page.evaluate("document.activeElement.getAttribute('aria-label')")
         assert label.startswith(("tile", "square")), label
         page.keyboard.press("Enter")

@@ -2,7 +2,9 @@
 
 Engines call :func:`note` wherever they add points (one call per part: a
 group, a closed area, a wall tile, a sale). Nothing is kept unless a caller
-asks, so searches pay one context-variable look-up per part and no more.
+asks, so searches pay one context-variable look-up per part and no more; an
+engine whose parts cost extra work to tell apart asks :func:`is_recording`
+first.
 
 >>> import tileworks
 >>> state = tileworks.load_game("kiln").new_initial_state()
@@ -27,6 +29,12 @@ def note(seat: int, points: int) -> None:
     parts = _parts.get()
     if parts is not None:
         parts.append((seat, points))
+
+
+def is_recording() -> bool:
+    """Whether someone collects the parts (so that an engine need not work
+    them out otherwise)."""
+    return _parts.get() is not None
 
 
 @contextmanager

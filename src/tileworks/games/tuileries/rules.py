@@ -17,7 +17,7 @@ import random
 from operator import itemgetter
 from typing import Any
 
-from tileworks.core.scoring import note
+from tileworks.core.scoring import is_recording, note
 from tileworks.core import CHANCE, TERMINAL, Game, HiddenHandState, shared_win
 from tileworks.games.tuileries import heuristics, notation, render
 from tileworks.games.tuileries.constants import (
@@ -187,8 +187,9 @@ class TuileriesState(HiddenHandState):
             seat = self.seat
             self._take(seat, tile)
             gained = self.score_for(tile, square)
-            for part in self.score_parts(tile, square):
-                note(seat, part)
+            if is_recording():
+                for part in self.score_parts(tile, square):
+                    note(seat, part)
             self._put(tile, square)
             self.points[seat] += gained
             self.extra = gained >= EXTRA_TURN_AT

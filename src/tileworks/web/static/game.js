@@ -111,6 +111,8 @@ function draw() {
   const next = options.filter((c) => c.clicks.length > picked.length).map((c) => c.clicks[picked.length]);
   const svg = $("board").querySelector("svg");
   if (svg) {
+    // an image's parts are hidden from screen readers; a group's buttons are not
+    if (next.some((c) => !("button" in c))) svg.setAttribute("role", "group");
     for (const element of svg.querySelectorAll("*")) {
       const click = next.find((c) => !("button" in c) && matches(element, c));
       if (!click) continue;
