@@ -47,11 +47,12 @@ def test_each_live_client_gets_its_own_language(client):
     with client.websocket_connect(f"/api/games/{game_id}/ws") as english, \
             client.websocket_connect(f"/api/games/{game_id}/ws") as japanese:
         english.send_json({"tokens": [first], "picture": True})
+        seen_en = english.receive_json()
         japanese.send_json({"tokens": [second], "picture": True, "lang": "ja"})
-        seen_en, seen_ja = english.receive_json(), japanese.receive_json()
+        seen_ja = japanese.receive_json()
         assert "pushes the outer tile" in seen_en["view"]["decision"]
         assert "外側のタイル" in seen_ja["view"]["decision"] and "キルン" in seen_ja["svg"]
-        english.receive_json()  # the second seat joined
+        english.receive_json()  # the second seat joined (the first client was in the room by then)
         english.send_json({"move": seen_en["view"]["legal"][0], "ply": seen_en["ply"]})
         after_en, after_ja = english.receive_json(), japanese.receive_json()
         assert after_en["ply"] == after_ja["ply"] > seen_en["ply"]

@@ -52,3 +52,4 @@ def test_a_tuileries_placement_scores_each_group_it_joins():
     assert sorted(state.score_parts(action >> 6, action & 63)) == [2, 2, 2]
     log = replay_log(state.clone(), [action])
     assert log[0]["points"] == [{"seat": 0, "total": 6, "parts": [2, 2, 2]}]
+    assert log[0]["clicks"] == [{"tile": "rnd"}, {"square": "d3"}]  # what a page marks as the last move

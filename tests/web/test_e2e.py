@@ -229,4 +229,6 @@ def test_a_move_made_with_the_keyboard_alone_shows_its_points(server, browser):
         page.keyboard.press("Enter")
     page.wait_for_function("document.querySelectorAll('#moves li').length === 1")
     assert re.search(r"P1 \+1\b", page.inner_text("#last")), page.inner_text("#last")  # a first tile scores 1
+    marked = page.eval_on_selector_all("#board svg .last-move[data-square]", "els => els.map(e => e.dataset.square)")
+    assert len(set(marked)) == 1 and marked  # where the tile went
     page.close()

@@ -331,7 +331,7 @@ class Hub:
         chance draws next; store it all, then let the room take the new state."""
         version = room.row.version
         state = room.state.clone()
-        entry: dict[str, Any] = {"seat": state.current_player(), "move": state.action_to_string(action)}
+        entry = log_entry(state, action)
         with recording() as parts:
             state.apply_action(action)
             settle(state, room.row.seed)
@@ -476,6 +476,16 @@ class Hub:
         }
 
 
+def log_entry(state: State, action: int) -> dict[str, Any]:
+    """A player's move for the log, before it is made: who, the notation,
+    and the clicks on the picture that make it (a page marks the shapes
+    they name as the last move; everything a move's clicks name is public
+    once it is made)."""
+    clicks = getattr(getattr(state, "notation", None), "clicks", None)
+    made = [c for c in clicks(state, action) if "button" not in c] if clicks else []
+    return {"seat": state.current_player(), "move": state.action_to_string(action), "clicks": made}
+
+
 def replay_log(state: State, history: list[int]) -> list[dict[str, Any]]:
     """Play ``history`` on ``state``; the move log: each player's move in
     notation with the points it made, part by part (chance that followed
@@ -488,7 +498,7 @@ def replay_log(state: State, history: list[int]) -> list[dict[str, Any]]:
                 if log:
                     log[-1]["points"] = breakdown(parts, players)
                 parts.clear()
-                log.append({"seat": state.current_player(), "move": state.action_to_string(action)})
+                log.append(log_entry(state, action))
             state.apply_action(action)
         if log:
             log[-1]["points"] = breakdown(parts, players)

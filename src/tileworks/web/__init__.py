@@ -60,7 +60,7 @@ def page(request: Request, title: str, body: str, script: str | None) -> HTMLRes
         f'<a href="?lang={code}" lang="{code}"' + (' aria-current="true"' if code == lang else "") + f">{LANGUAGE_NAMES[code]}</a>"
         for code in LANGUAGES
     )
-    scripts = '<script src="/static/i18n.js"></script>' + (f'<script src="/static/{script}"></script>' if script else "")
+    scripts = '<script src="/static/common.js"></script>' + (f'<script src="/static/{script}"></script>' if script else "")
     response = HTMLResponse(
         f'<!doctype html>\n<html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'

@@ -110,6 +110,8 @@ function draw() {
   }
   const next = options.filter((c) => c.clicks.length > picked.length).map((c) => c.clicks[picked.length]);
   const svg = $("board").querySelector("svg");
+  const last = current.moves[current.moves.length - 1];
+  if (svg && last) markLastMove(svg, last);
   if (svg) {
     // an image's parts are hidden from screen readers; a group's buttons are not
     if (next.some((c) => !("button" in c))) svg.setAttribute("role", "group");

@@ -19,6 +19,7 @@ async function show(move) {
   total = data.moves.length;
   $("slider").max = String(total);
   $("board").innerHTML = data.svg;  // drawn by the server's renderer
+  if (move > 0) markLastMove($("board").querySelector("svg"), data.moves[move - 1]);
   $("status").textContent = _("Move {move} of {total}: {decision}", { move: move, total: total, decision: data.decision });
   const last = data.moves[move - 1];
   $("last").textContent = last && last.points && last.points.length

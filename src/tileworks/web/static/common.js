@@ -1,6 +1,7 @@
-// The page's language: translations arrive with the page (#strings, from
-// the server's catalog), and _("text {name}", {name: value}) looks one up
-// and fills in its fields, as the Python side does.
+// What every page shares. The page's language: translations arrive with
+// the page (#strings, from the server's catalog), and _("text {name}",
+// {name: value}) looks one up and fills in its fields, as the Python side
+// does. Also agent names and the last move's marks on a picture.
 "use strict";
 
 const STRINGS = JSON.parse(document.getElementById("strings").textContent || "{}");
@@ -21,4 +22,13 @@ function agentName(spec) {
   if (name === "greedy") return _("computer (greedy)");
   if (name === "random") return _("computer (random moves)");
   return _("computer ({spec})", { spec: spec });
+}
+
+// outline the shapes the last move's clicks name (where it took and put)
+function markLastMove(svg, entry) {
+  for (const click of entry.clicks || []) {
+    for (const element of svg.querySelectorAll("*")) {
+      if (Object.entries(click).every(([key, value]) => element.dataset[key] === value)) element.classList.add("last-move");
+    }
+  }
 }
