@@ -115,7 +115,7 @@ def player_action_to_string(action: int) -> str:
 
 
 def describe_move(state: "KilnState", action: int) -> str:
-    """A player's words for a move with no click (a button's label).
+    """A player's words for a move made by a button.
 
     >>> describe_move(None, k.SELL_ROWS + 0b10100 - 1)
     'sell rows 3, 5 (3 points)'
@@ -138,15 +138,31 @@ def describe_move(state: "KilnState", action: int) -> str:
 def clicks(state: "KilnState", action: int) -> list[dict[str, str]]:
     """The clicks on the SVG picture that make a player action: a border
     cell to push from, a kiln cell of the group to take, a cell of the
-    mover's warehouse; keep, sales and pass have no click (a client shows
-    them as buttons)."""
+    mover's warehouse. A sale clicks the handles of its complete rows (or
+    columns) in order, then the button naming the sale, so that every sale
+    ends in its own click. Keep and pass have no click (a client shows them
+    as buttons).
+
+    >>> import tileworks
+    >>> from tileworks.games.kiln import position
+    >>> state = position(tileworks.load_game("kiln"), kiln=["RBGYRB", "GYRBGY"] * 3)
+    >>> clicks(state, k.SELL_ROWS + 0b10100 - 1)
+    [{'warehouse': 'red', 'sale': 'r3'}, {'warehouse': 'red', 'sale': 'r5'}, {'button': 'sell rows 3, 5 (3 points)'}]
+    """
     if k.PUSH <= action < k.GROUP:
         return [{"border": BORDER_NAMES[action]}]
     if k.GROUP <= action < k.PLACE:
         return [{"kiln": KILN_CELL_NAMES[action - k.GROUP]}]
+    colour = k.COLOUR_NAMES[state.mover_colour()]
     if k.PLACE <= action < k.KEEP:
         index = (action - k.PLACE) % (k.ERASE - k.PLACE)
-        return [{"warehouse": k.COLOUR_NAMES[state.mover_colour()], "cell": _cell(index)}]
+        return [{"warehouse": colour, "cell": _cell(index)}]
+    if k.SELL_ROWS <= action < k.NO_SALE:
+        columns = action >= k.SELL_COLUMNS
+        subset = action - (k.SELL_COLUMNS if columns else k.SELL_ROWS) + 1
+        kind = "c" if columns else "r"
+        lines = [{"warehouse": colour, "sale": f"{kind}{i + 1}"} for i in range(5) if subset >> i & 1]
+        return [*lines, {"button": describe_move(state, action)}]
     return []
 
 

@@ -46,6 +46,8 @@ STYLES = {
 COLOUR_STYLE = {"red": "red", "blue": "blue", "green": "green", "yellow": "yellow"}
 SVG_FILL = {"R": "#d33", "B": "#36c", "G": "#2a2", "Y": "#eb2", "K": "#111", ".": "#eee"}
 FILES = "abcdefgh"
+#: the sale handles beside complete rows and below complete columns
+HANDLE, HANDLE_FILL = 10, "#c9b48c"
 
 
 
@@ -204,8 +206,17 @@ def render_svg(view: dict[str, Any], cell: int = 28) -> str:
                     letter = colour[0].upper() if ch == "#" else "."
                     square(left + c * small, top + 14 + r * small, letter, small,
                            data_warehouse=colour, data_cell=f"{r + 1}{c + 1}")
-            left += 5 * small + 16
-    width = max(pad * 2 + 8 * cell + (5 * small + 16 if view["pending"] else 0), left, 260)
-    height = top + 14 + 5 * small + 22
+            # a handle beside each complete row and below each complete column: what a sale clicks
+            for r, row in enumerate(rows):
+                if "." not in row:
+                    svg.rect(left + 5 * small + 1, top + 15 + r * small, HANDLE, small - 4, rx=2, fill=HANDLE_FILL,
+                             data_warehouse=colour, data_sale=f"r{r + 1}")
+            for c in range(5):
+                if all(row[c] == "#" for row in rows):
+                    svg.rect(left + c * small + 1, top + 14 + 5 * small + 1, small - 4, HANDLE, rx=2, fill=HANDLE_FILL,
+                             data_warehouse=colour, data_sale=f"c{c + 1}")
+            left += 5 * small + 20
+    width = max(pad * 2 + 8 * cell + (5 * small + 20 if view["pending"] else 0), left, 260)
+    height = top + 14 + 5 * small + HANDLE + 24
     svg.text(pad, height - 6, view["decision"], size=11, anchor="start")
     return svg.render(width, height, _("KILN: {decision}", decision=view["decision"]))

@@ -176,7 +176,7 @@ function playerName(seat) {
 function clickLabel(click) {
   const names = { border: _("border cell"), kiln: _("kiln cell"), warehouse: _("warehouse"), cell: _("cell"),
     source: _("factory"), colour: _("colour"), seat: _("seat"), line: _("line"), row: _("row"), column: _("column"),
-    tile: _("tile"), square: _("square") };
+    tile: _("tile"), square: _("square"), sale: _("sale") };
   return Object.entries(click).map(([key, value]) => (names[key] || key) + " " + value).join(", ");
 }
 
