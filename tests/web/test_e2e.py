@@ -177,6 +177,16 @@ def test_the_japanese_pages_show_no_english(server, browser):
     page.keyboard.press("End")
     page.wait_for_function("document.querySelector('#status').textContent.includes('手目')")
     assert english_words(page) == []
+    for game in ("azul", "tiles", "tuileries"):  # every step of a few moves of the other games
+        other = create(server, game, ["human", "random"])
+        page.goto(f"{server.url}/play/{other['id']}#token={other['seats'][0]['token']}")
+        page.wait_for_selector("#board svg .target")
+        for _click in range(8):
+            assert english_words(page) == [], game
+            targets = page.locator("#board svg .target")
+            (targets.first if targets.count() else page.locator("#buttons button:not(.cancel)").first).click()
+            page.wait_for_timeout(150)
+        page.screenshot(path=str(ARTIFACTS / f"{game}-ja.png"))
     page.goto(f"{server.url}/rules/kiln")
     assert "外側のタイル" in page.inner_text("main") and "倉庫" in page.inner_text("main")
     assert re.findall(r"[A-Za-z]{3,}", page.inner_text("header nav")) == []

@@ -32,3 +32,13 @@ function markLastMove(svg, entry) {
     }
   }
 }
+
+// a translated sentence as DOM nodes, its {move} kept apart as notation
+// (translate="no"), so that no language rewrites a move
+function sentence(template, fields, move) {
+  const [before, after] = _(template, fields).split("{move}");
+  const notation = document.createElement("span");
+  notation.setAttribute("translate", "no");
+  notation.textContent = move;
+  return after === undefined ? [before] : [before, notation, after];
+}

@@ -86,9 +86,8 @@ function drawStatus() {
     return item;
   }));
   const last = current.moves[current.moves.length - 1];
-  $("last").textContent = last
-    ? _("Last move: {seat} {move}", { seat: seatName(last.seat), move: last.move }) + (scored(last) ? " — " + scored(last) : "")
-    : "";
+  $("last").replaceChildren(...(last ? sentence(_("Last move: {seat} {move}"), { seat: seatName(last.seat) }, last.move) : []));
+  if (last && scored(last)) $("last").append(" — " + scored(last));
   list.scrollTop = list.scrollHeight;
   $("rematch").hidden = !(current.status === "finished" && current.you.length);
 }
@@ -142,7 +141,12 @@ function draw() {
   for (const click of next) {
     if ("button" in click && !labels.has(click.button)) {
       labels.add(click.button);
-      buttons.append(button(click.button, () => { picked.push(click); draw(); }, _("orientation {tile}", { tile: click.button })));
+      const choose = button(click.button, () => { picked.push(click); draw(); });
+      if (!/\s/.test(click.button)) {  // one word: notation (a Tiles orientation, N E S W), not a sentence
+        choose.setAttribute("translate", "no");
+        choose.title = _("orientation {tile}", { tile: click.button });
+      }
+      buttons.append(choose);
     }
   }
   if (!picked.length) {
