@@ -23,18 +23,15 @@ import time
 from tileworks.agents.base import Agent
 from tileworks.core import State, sample_chance
 
-#: named difficulty levels: (iterations, seconds cap, rollout depth,
-#: exploration constant). The beginner pairs a tiny budget with long, noisy
-#: rollouts; the others search more and cut rollouts where the game asks
-#: (depth None: ``State.rollout_depth``). The long searches take the game's
-#: own exploration constant (c None: ``State.exploration``), which a game
-#: may lower so that a large budget goes deeper rather than wider.
+#: named difficulty levels: (iterations, seconds cap, rollout depth). The
+#: beginner pairs a tiny budget with long, noisy rollouts; the others search
+#: more and cut rollouts where the game asks (None: ``State.rollout_depth``).
 LEVELS = {
-    "beginner": (20, 0.5, 8, 1.4),
-    "easy": (100, 0.5, None, 1.4),
-    "medium": (600, 0.9, None, 1.4),
-    "hard": (3000, 3.0, None, None),
-    "expert": (12000, 9.5, None, None),
+    "beginner": (20, 0.5, 8),
+    "easy": (100, 0.5, None),
+    "medium": (600, 0.9, None),
+    "hard": (3000, 3.0, None),
+    "expert": (12000, 9.5, None),
 }
 #: points of heuristic lead that make a rollout value of about 0.73
 SCALE = 4.0
@@ -54,8 +51,8 @@ class Node:
 class MCTSAgent(Agent):
     """UCT over determinisations. Budget: ``iterations`` and/or ``seconds``
     (whichever ends first), or a named ``level``; ``c`` is the exploration
-    constant (None: the game's ``State.exploration``) and ``depth`` the
-    rollout cut-off in decisions (None: the game's ``State.rollout_depth``)."""
+    constant and ``depth`` the rollout cut-off in decisions (None: the
+    game's ``State.rollout_depth``)."""
 
     name = "mcts"
 
@@ -65,7 +62,7 @@ class MCTSAgent(Agent):
         level: str | None = None,
         iterations: int | None = None,
         seconds: float | None = None,
-        c: float | None = None,
+        c: float = 1.4,
         depth: int | None = None,
     ):
         super().__init__(seed)
@@ -74,16 +71,14 @@ class MCTSAgent(Agent):
         if level is not None:
             if level not in LEVELS:
                 raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
-            level_iterations, level_seconds, level_depth, level_c = LEVELS[level]
+            level_iterations, level_seconds, level_depth = LEVELS[level]
             iterations = iterations or level_iterations
             seconds = seconds or level_seconds
             depth = level_depth if depth is None else depth
-            c = level_c if c is None else c
         self.level = level
         self.iterations = iterations
         self.seconds = seconds
         self.c = c
-        self._c = 1.4 if c is None else c
         self.depth = depth
         self._kept: tuple[list[int], int, Node] | None = None
 
@@ -95,7 +90,6 @@ class MCTSAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         player = state.current_player()
-        self._c = state.exploration() if self.c is None else self.c
         root = self._reused_root(state) or Node()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
@@ -156,7 +150,7 @@ class MCTSAgent(Agent):
             best_score, action = -1.0, tried[0]
             for a in tried:
                 child = node.children[a]
-                score = child.total / child.visits + self._c * math.sqrt(log_n / child.visits)
+                score = child.total / child.visits + self.c * math.sqrt(log_n / child.visits)
                 if score > best_score:
                     best_score, action = score, a
             state.apply_action(action)

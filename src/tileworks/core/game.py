@@ -268,12 +268,6 @@ class State(ABC):
         evaluation reads the middle of a turn poorly asks for more."""
         return 2
 
-    def exploration(self) -> float:
-        """The UCT exploration constant for the long searches (``mcts:hard``
-        and ``expert``, and specs that give no ``c``). A game whose search
-        gains from going deeper rather than wider asks for less."""
-        return 1.4
-
     def evaluate_after(self, actions: list[int], player: int) -> list[float]:
         """``player``'s ``evaluate`` of the position after each of ``actions``
         (legal here): the one-step look greedy plays by and MCTS orders its
@@ -413,9 +407,6 @@ class DelegatingState(State):
 
     def rollout_depth(self) -> int:
         return getattr(getattr(self, "heuristics", None), "ROLLOUT_DEPTH", super().rollout_depth())
-
-    def exploration(self) -> float:
-        return getattr(getattr(self, "heuristics", None), "EXPLORATION", super().exploration())
 
     def evaluate_after(self, actions: list[int], player: int) -> list[float]:
         # a game's heuristics may value a move without playing it (None: not here)

@@ -54,8 +54,3 @@ def evaluate(state: "KilnState", seat: int) -> float:
 #: search's leaf past a half-finished turn before it is evaluated
 #: (mcts at 600 iterations, 30 games: depth 2 beat depth 0 23-7)
 ROLLOUT_DEPTH = 2
-
-#: KILN's long searches explore less, so that 3,000 iterations go deeper:
-#: mcts at 3,000 iterations against 600 (c 1.4), 30 games each, won 22 with
-#: c 0.4, 19 with c 0.25 and 14 with c 0.8; the level at c 1.4 won 30 of 50
-EXPLORATION = 0.4
