@@ -44,8 +44,10 @@ def test_svg_draws_every_kiln_tile_and_warehouse_cell():
     svg = render_svg(table(players=3).view())
     root = ET.fromstring(svg)
     rects = root.findall("{http://www.w3.org/2000/svg}rect")
-    # 36 kiln tiles + 24 border cells + 3 warehouses of 25 cells
-    assert len(rects) == 36 + 24 + 3 * 25
+    handles = [(r.get("data-warehouse"), r.get("data-sale")) for r in rects if r.get("data-sale")]
+    assert handles == [("red", "r1")]  # P1's complete top row can be clicked to sell it
+    # 36 kiln tiles + 24 border cells + 3 warehouses of 25 cells, and the handle
+    assert len(rects) == 36 + 24 + 3 * 25 + 1
     fills = [r.get("fill") for r in rects]
     assert fills.count("#111") == 1  # the black tile
     assert fills.count("#d33") == 9 + 5  # red kiln tiles and P1's painted row
