@@ -32,9 +32,9 @@ from tileworks.core.i18n import LANGUAGES, _, current_language, language, negoti
 from tileworks.core.registry import registered_games
 from tileworks.core import SPECTATOR
 from tileworks.core.text import seat_name
-from tileworks.server.hub import HUMAN, MAX_SEATS, Hub, Room, ServerError, position_after
+from tileworks.server.hub import MAX_SEATS, Hub, Room, ServerError, position_after
 from tileworks.server.store import Store, connect, default_url
-from tileworks.web import add_pages
+from tileworks.web import LANGUAGE_COOKIE, add_pages
 
 log = logging.getLogger("tileworks.server")
 
@@ -167,9 +167,6 @@ class Language:
             await self.app(scope, receive, send)
 
 
-LANGUAGE_COOKIE = "tileworks-lang"
-
-
 def request_language(scope: Scope) -> str:
     from http.cookies import SimpleCookie
     from urllib.parse import parse_qs
@@ -280,8 +277,8 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
         return [
             GameSummary(
                 id=r.id, game=r.game, status=r.status, ply=r.version, players=[s.player for s in r.seats],
-                open_seats=[s.seat for s in r.seats if s.player == HUMAN and not s.joined],
-                joinable=[s.seat for s in r.seats if s.public and s.token_hash is None], updated=r.updated,
+                open_seats=[s.seat for s in r.seats if s.human and not s.joined],
+                joinable=[s.seat for s in r.seats if s.open_to_join], updated=r.updated,
             )
             for r in rows
         ]

@@ -58,6 +58,7 @@ class ServerError(Exception):
 class Client(Protocol):
     seats: list[int]
     picture: bool
+    lang: str
 
     async def send(self, message: dict[str, Any]) -> None: ...
 
@@ -405,8 +406,8 @@ class Hub:
     async def broadcast(self, room: Room) -> None:
         for client in list(room.clients):
             try:
-                with language(getattr(client, "lang", None)):
-                    payload = self.payload(room, client.seats, getattr(client, "picture", False))
+                with language(client.lang):
+                    payload = self.payload(room, client.seats, client.picture)
                 await client.send(payload)
             except Exception:  # a client gone away: forget it
                 room.clients.discard(client)
@@ -419,13 +420,9 @@ class Hub:
         viewer = viewer_of(state, seats)
         extra: dict[str, Any] = {}
         if picture:
-            self.view(room, viewer)  # refreshes the caches for this ply
-            key = (viewer, current_language())
-            svg = room.pictures.get(key)
-            if svg is None:
-                svg = room.pictures[key] = state.svg(viewer)
-            mover = state.current_player() if not state.is_terminal() and not state.is_chance_node() else None
-            extra = {"svg": svg, "moves": room.log, "choices": state.choices() if mover in seats else []}
+            svg = _cached(room, room.pictures, viewer, state.svg)
+            # chance and the end have no seat to move, and so no choices
+            extra = {"svg": svg, "moves": room.log, "choices": state.choices() if state.current_player() in seats else []}
         return {
             "type": "view",
             "id": row.id,
@@ -433,8 +430,8 @@ class Hub:
             "options": row.options,
             "status": row.status,
             "ply": row.version,
-            "seats": [{"seat": s.seat, "player": s.player, "joined": s.joined,
-                       "open": s.public and s.token_hash is None} for s in row.seats],
+            "seats": [{"seat": s.seat, "player": s.player, "joined": s.joined, "open": s.open_to_join}
+                      for s in row.seats],
             "you": seats,
             "viewer": viewer if viewer != SPECTATOR else None,
             "to_move": state.current_player() if not state.is_terminal() else None,
@@ -447,13 +444,7 @@ class Hub:
 
     @staticmethod
     def view(room: Room, viewer: int) -> dict[str, Any]:
-        if room.views_at != room.row.version:
-            room.views, room.pictures, room.views_at = {}, {}, room.row.version
-        key = (viewer, current_language())
-        found = room.views.get(key)
-        if found is None:
-            found = room.views[key] = room.state.view(viewer)
-        return found
+        return _cached(room, room.views, viewer, room.state.view)
 
     def record(self, room: Room, seats: list[int]) -> dict[str, Any]:
         """A finished game's full record; an unfinished game's history and
@@ -474,6 +465,20 @@ class Hub:
             "actions": state.visible_history(viewer),
             "view": state.view(viewer),
         }
+
+
+def _cached(room: Room, cache: dict[tuple[int, str], Any], viewer: int, make: Any) -> Any:
+    """``make(viewer)`` for the room's current ply in the current language,
+    made once and shared by every client that sees the same."""
+    if room.views_at != room.row.version:
+        room.views.clear()
+        room.pictures.clear()
+        room.views_at = room.row.version
+    key = (viewer, current_language())
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = make(viewer)
+    return found
 
 
 def log_entry(state: State, action: int) -> dict[str, Any]:

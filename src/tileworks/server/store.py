@@ -90,6 +90,11 @@ class SeatRow:
     def human(self) -> bool:
         return self.player == "human"
 
+    @property
+    def open_to_join(self) -> bool:
+        """Left open when the game was made, and nobody has taken it yet."""
+        return self.public and self.token_hash is None
+
 
 @dataclass
 class GameRow:

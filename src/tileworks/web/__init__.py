@@ -14,16 +14,18 @@ from __future__ import annotations
 import json
 from html import escape
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
-from tileworks.core.i18n import LANGUAGES, _, catalog, current_language
+from tileworks.core.i18n import LANGUAGES, _, catalog, current_language, gettext
 from tileworks.core.registry import registered_games
 from tileworks.web.rules import rules_html
 
 STATIC = Path(__file__).parent / "static"
+#: the language switch's choice, also read by ``server.app.Language``
 LANGUAGE_COOKIE = "tileworks-lang"
 #: how each language names itself in the switch
 LANGUAGE_NAMES = {"en": "English", "ja": "日本語"}
@@ -76,12 +78,12 @@ def page(request: Request, title: str, body: str, script: str | None) -> HTMLRes
     return response
 
 
+def _rules_title(info: Any) -> str:
+    return _("{game} rules", game=gettext(info.title))
+
+
 def _rules_links() -> str:
-    links = []
-    for info in registered_games():
-        title = escape(_("{game} rules", game=_(info.title)))
-        links.append(f'<a href="/rules/{info.name}">{title}</a>')
-    return " ".join(links)
+    return " ".join(f'<a href="/rules/{info.name}">{escape(_rules_title(info))}</a>' for info in registered_games())
 
 
 def home_body() -> str:
@@ -164,9 +166,8 @@ def add_pages(app: FastAPI) -> None:
     async def rules(request: Request, game: str) -> HTMLResponse:
         known = {info.name: info for info in registered_games()}
         if game not in known:
-            missing = escape(_("no such game"))
+            missing = _words()["no such game"]
             response = page(request, _("tileworks: rules"), f'<p role="alert">{missing}</p>', None)
             response.status_code = 404
             return response
-        title = _("{game} rules", game=_(known[game].title))
-        return page(request, f"tileworks: {title}", rules_html(game, current_language()), None)
+        return page(request, f"tileworks: {_rules_title(known[game])}", rules_html(game, current_language()), None)

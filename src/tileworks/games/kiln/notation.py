@@ -105,10 +105,9 @@ def player_action_to_string(action: int) -> str:
         return "x" + _cell(action - k.ERASE)
     if action == k.KEEP:
         return "keep"
-    if k.SELL_ROWS <= action < k.SELL_COLUMNS:
-        return "$r" + _digits(action - k.SELL_ROWS + 1)
-    if k.SELL_COLUMNS <= action < k.NO_SALE:
-        return "$c" + _digits(action - k.SELL_COLUMNS + 1)
+    if k.SELL_ROWS <= action < k.NO_SALE:
+        kind, lines = _sale(action)
+        return f"${kind}" + "".join(map(str, lines))
     if action == k.NO_SALE:
         return "pass"
     return str(action)
@@ -125,13 +124,11 @@ def describe_move(state: "KilnState", action: int) -> str:
     if action == k.NO_SALE:
         return _("sell nothing")
     if k.SELL_ROWS <= action < k.NO_SALE:
-        columns = action >= k.SELL_COLUMNS
-        subset = action - (k.SELL_COLUMNS if columns else k.SELL_ROWS) + 1
-        lines = ", ".join(str(i + 1) for i in range(5) if subset >> i & 1)
-        points = board.price(subset.bit_count())
-        if columns:
-            return _("sell columns {lines} ({points} points)", lines=lines, points=points)
-        return _("sell rows {lines} ({points} points)", lines=lines, points=points)
+        kind, lines = _sale(action)
+        listed, points = ", ".join(map(str, lines)), board.price(len(lines))
+        if kind == "c":
+            return _("sell columns {lines} ({points} points)", lines=listed, points=points)
+        return _("sell rows {lines} ({points} points)", lines=listed, points=points)
     return player_action_to_string(action)
 
 
@@ -158,16 +155,21 @@ def clicks(state: "KilnState", action: int) -> list[dict[str, str]]:
         index = (action - k.PLACE) % (k.ERASE - k.PLACE)
         return [{"warehouse": colour, "cell": _cell(index)}]
     if k.SELL_ROWS <= action < k.NO_SALE:
-        columns = action >= k.SELL_COLUMNS
-        subset = action - (k.SELL_COLUMNS if columns else k.SELL_ROWS) + 1
-        kind = "c" if columns else "r"
-        lines = [{"warehouse": colour, "sale": f"{kind}{i + 1}"} for i in range(5) if subset >> i & 1]
-        return [*lines, {"button": describe_move(state, action)}]
+        kind, lines = _sale(action)
+        handles = [{"warehouse": colour, "sale": f"{kind}{line}"} for line in lines]
+        return [*handles, {"button": describe_move(state, action)}]
     return []
 
 
-def _digits(subset: int) -> str:
-    return "".join(str(i + 1) for i in range(5) if subset >> i & 1)
+def _sale(action: int) -> tuple[str, list[int]]:
+    """A sale's kind (``r`` rows or ``c`` columns) and its lines, numbered from 1.
+
+    >>> _sale(k.SELL_COLUMNS + 0b101 - 1)
+    ('c', [1, 3])
+    """
+    columns = action >= k.SELL_COLUMNS
+    subset = action - (k.SELL_COLUMNS if columns else k.SELL_ROWS) + 1
+    return ("c" if columns else "r"), [i + 1 for i in range(5) if subset >> i & 1]
 
 
 _WAREHOUSE_CELL = re.compile(r"^([px])([1-5])([1-5])$")

@@ -343,8 +343,9 @@ class TilesState(HiddenHandState):
         for root in {self._find(base + side) for side in range(4)}:
             if not self.open[root] and self.tri_colour[root] == scorer_colour:
                 n = self.span[root].bit_count()
-                gained += n * (n - 1) // 2
-                note(self.seat, n * (n - 1) // 2)
+                area = n * (n - 1) // 2
+                gained += area
+                note(self.seat, area)
         return gained
 
     def closed_areas(self) -> list[tuple[int, int]]:

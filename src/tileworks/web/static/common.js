@@ -24,13 +24,32 @@ function agentName(spec) {
   return _("computer ({spec})", { spec: spec });
 }
 
+function seatName(seat) {
+  return "P" + (seat + 1);
+}
+
+// whether a shape of the picture is the one a click names (its data-* attributes)
+function matches(element, click) {
+  return Object.entries(click).every(([key, value]) => element.dataset[key] === value);
+}
+
 // outline the shapes the last move's clicks name (where it took and put)
 function markLastMove(svg, entry) {
   for (const click of entry.clicks || []) {
     for (const element of svg.querySelectorAll("*")) {
-      if (Object.entries(click).every(([key, value]) => element.dataset[key] === value)) element.classList.add("last-move");
+      if (matches(element, click)) element.classList.add("last-move");
     }
   }
+}
+
+// "P1 +8 (3 + 3 + 2)": what a move scored, with its parts unless told not to
+function scored(entry, withParts = true) {
+  if (!entry.points || !entry.points.length) return "";
+  return entry.points.map((p) => {
+    const parts = withParts && p.parts.length > 1
+      ? " (" + p.parts.map((x, i) => (i && x >= 0 ? "+ " + x : i ? "− " + -x : String(x))).join(" ") + ")" : "";
+    return seatName(p.seat) + " " + (p.total >= 0 ? "+" : "−") + Math.abs(p.total) + parts;
+  }).join(", ");
 }
 
 // a translated sentence as DOM nodes, its {move} kept apart as notation

@@ -24,10 +24,6 @@ function sameClick(a, b) {
   return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
 }
 
-function matches(element, click) {
-  return Object.entries(click).every(([key, value]) => element.dataset[key] === value);
-}
-
 function candidates() {
   return current.choices.filter((choice) =>
     picked.every((click, i) => choice.clicks[i] && sameClick(choice.clicks[i], click)));
@@ -43,18 +39,7 @@ function say(text) {
   $("message").textContent = text;
 }
 
-function seatName(seat) {
-  return "P" + (seat + 1);
-}
 
-// "P1 +8 (3 + 3 + 2)": what the last move scored, part by part
-function scored(entry) {
-  if (!entry.points || !entry.points.length) return "";
-  return entry.points.map((p) => {
-    const parts = p.parts.length > 1 ? " (" + p.parts.map((x, i) => (i && x >= 0 ? "+ " + x : i ? "− " + -x : String(x))).join(" ") + ")" : "";
-    return seatName(p.seat) + " " + (p.total >= 0 ? "+" : "−") + Math.abs(p.total) + parts;
-  }).join(", ");
-}
 
 function drawStatus() {
   const view = current.view;

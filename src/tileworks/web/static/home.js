@@ -22,7 +22,7 @@ function drawSeats() {
   seats.replaceChildren();
   for (let i = 0; i < count; i++) {
     const label = document.createElement("label");
-    label.textContent = "P" + (i + 1) + " ";
+    label.textContent = seatName(i) + " ";
     const select = document.createElement("select");
     select.name = "seat" + i;
     select.append(option("human", _("human (this screen)")), option("open", _("human (open: anyone may join)")));
@@ -124,7 +124,7 @@ async function listGames() {
     for (const seat of g.joinable) {
       const join = document.createElement("button");
       join.type = "button";
-      join.textContent = _("join as {seat}", { seat: "P" + (seat + 1) });
+      join.textContent = _("join as {seat}", { seat: seatName(seat) });
       join.addEventListener("click", async () => {
         const response = await fetch("/api/games/" + g.id + "/seats/" + (seat + 1) + "/claim", { method: "POST" });
         const body = await response.json();

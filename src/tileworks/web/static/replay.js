@@ -22,12 +22,10 @@ async function show(move) {
   if (move > 0) markLastMove($("board").querySelector("svg"), data.moves[move - 1]);
   $("status").textContent = _("Move {move} of {total}: {decision}", { move: move, total: total, decision: data.decision });
   const last = data.moves[move - 1];
-  $("last").textContent = last && last.points && last.points.length
-    ? _("Move {move} scored: {points}", { move: move, points: last.points.map((p) => "P" + (p.seat + 1) + " " + (p.total >= 0 ? "+" : "−") + Math.abs(p.total)).join(", ") })
-    : "";
+  $("last").textContent = last && scored(last) ? _("Move {move} scored: {points}", { move: move, points: scored(last, false) }) : "";
   $("moves").replaceChildren(...data.moves.map((m, i) => {
     const item = document.createElement("li");
-    item.textContent = "P" + (m.seat + 1) + " " + m.move;
+    item.textContent = seatName(m.seat) + " " + m.move;
     if (i === move - 1) { item.className = "last"; item.setAttribute("aria-current", "step"); }
     item.addEventListener("click", () => show(i + 1));
     return item;
