@@ -111,6 +111,26 @@ def check_every_choice_can_be_clicked(state):
         assert any(click.items() <= shape.items() for shape in shapes), f"nothing to click for {click}"
 
 
+def check_observation_tensors(state, game):
+    """Every seat's tensor (and the spectator's) has the declared size, stays
+    in [0, 1] and tells the viewer apart; the mask marks exactly the legal actions."""
+    size = game.observation_tensor_size()
+    assert game.observation_tensor_shape() == [size]
+    tensors = []
+    for seat in list(range(game.num_players())) + [SPECTATOR]:
+        tensor = state.observation_tensor(seat)
+        assert len(tensor) == size
+        assert all(isinstance(x, float) and 0.0 <= x <= 1.0 for x in tensor)
+        tensors.append(tensor)
+    assert len({tuple(t) for t in tensors}) == len(tensors), "two viewers got the same tensor"
+    mask = state.legal_actions_mask()
+    space = game.max_chance_outcomes() if state.is_chance_node() else game.num_distinct_actions()
+    assert len(mask) == space
+    assert [a for a, bit in enumerate(mask) if bit] == state.legal_actions()
+    with pytest.raises(ValueError):
+        state.observation_tensor(game.num_players())
+
+
 def check_views_hide_what_they_must(state, rng):
     players = state.game().num_players()
     for seat in list(range(players)) + [SPECTATOR]:
@@ -125,6 +145,8 @@ def check_views_hide_what_they_must(state, rng):
             assert other.view(seat) == view
             continue
         assert other.view(seat) == view
+        if len(state.history()) % 7 == 0:  # (tensors are long: Tiles has 26,580 entries)
+            assert other.observation_tensor(seat) == state.observation_tensor(seat)  # nothing hidden leaks in
         assert other.observation_string(seat) == state.observation_string(seat)
         assert other.information_state_string(seat) == state.information_state_string(seat)
         assert other.current_player() == state.current_player()
@@ -178,6 +200,7 @@ def check_state(state, game, shadow, rng):
 
     check_illegal_actions_rejected(state, game)
     if len(state.history()) % 7 == 0:
+        check_observation_tensors(state, game)
         check_exactly_the_legal_actions_apply(state, game)
         if not state.is_chance_node() and not state.is_terminal():
             check_evaluate_after_matches_playing_out(state, game)
@@ -233,7 +256,7 @@ def test_engines_use_only_the_standard_library(tmp_path):
 
     script = (
         "import sys\n"
-        "for blocked in ('rich', 'typer', 'pytest', 'hypothesis'):\n"
+        "for blocked in ('rich', 'typer', 'pytest', 'hypothesis', 'numpy', 'pyspiel', 'gymnasium', 'pettingzoo'):\n"
         "    sys.modules[blocked] = None\n"
         "import random, tileworks\n"
         "from tileworks.core import sample_chance\n"

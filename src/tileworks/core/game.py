@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from tileworks.core.i18n import _
 from tileworks.core.constants import CHANCE, SPECTATOR, TERMINAL
 from tileworks.core.errors import IllegalActionError, RecordError
+from tileworks.core.text import check_viewer
 
 
 class Game(ABC):
@@ -56,6 +57,16 @@ class Game(ABC):
         if self.state_class is None:  # pragma: no cover - a game must set one or override
             raise TypeError(f"{type(self).__name__} sets no state_class")
         return self.state_class(self)
+
+    def observation_tensor_size(self) -> int:
+        """Length of every ``State.observation_tensor`` (laid out in the game's rules document)."""
+        if self.state_class is None:  # pragma: no cover - a game must set one or override
+            raise TypeError(f"{type(self).__name__} sets no state_class")
+        return self.state_class.observation.tensor_size(self)
+
+    def observation_tensor_shape(self) -> list[int]:
+        """Shape of ``State.observation_tensor``: flat, one dimension."""
+        return [self.observation_tensor_size()]
 
     def options(self) -> dict[str, Any]:
         """The resolved options, defaults included (a copy)."""
@@ -100,6 +111,10 @@ class Game(ABC):
         """Rebuild a position from ``State._fields()`` output, checking every
         field (by default through the state class's notation module)."""
         return self.state_class.notation.state_from_fields(self, fields)  # type: ignore[union-attr]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "Game":
+        # a game never changes after it is made, so copies share it
+        return self
 
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in sorted(self._options.items()))
@@ -226,6 +241,10 @@ class State(ABC):
     def clone(self) -> "State":
         """An independent copy (cheap: no deep copies)."""
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> "State":
+        # ``copy.deepcopy`` (OpenSpiel clones Python states with it) is ``clone``
+        return self.clone()
+
     def child(self, action: int) -> "State":
         """A clone with ``action`` applied."""
         state = self.clone()
@@ -251,6 +270,23 @@ class State(ABC):
     @abstractmethod
     def information_state_string(self, player: int = SPECTATOR) -> str:
         """Text of everything ``player`` has observed so far; equal for states they cannot tell apart."""
+
+    @abstractmethod
+    def observation_tensor(self, player: int = SPECTATOR) -> list[float]:
+        """What ``player`` sees now as ``game().observation_tensor_size()``
+        floats in [0, 1], for learning agents; built only from what that
+        seat may see (the spectator's tensor shows the public table)."""
+
+    def legal_actions_mask(self, player: int | None = None) -> list[int]:
+        """1 for each legal action, 0 elsewhere: ``num_distinct_actions()``
+        entries at a decision, ``max_chance_outcomes()`` at a chance node,
+        all zeros for a seat not to move and at the end."""
+        game = self._game
+        size = game.max_chance_outcomes() if self.is_chance_node() else game.num_distinct_actions()
+        mask = [0] * size
+        for action in self.legal_actions(player):
+            mask[action] = 1
+        return mask
 
     def resample_hidden(self, player: int, rng: random.Random) -> "State":
         """A state consistent with what ``player`` knows (a clone if nothing is hidden)."""
@@ -337,11 +373,13 @@ class DelegatingState(State):
     views and drawings live in two modules of its game, named by the class
     attributes ``notation`` (``describe_decision``,
     ``action_to_string``, ``string_to_action``, ``state_fields``, ``view``)
-    and ``render`` (``render_text``, ``render_rich``)."""
+    and ``render`` (``render_text``, ``render_rich``), and whose learning
+    tensor lives in ``observation`` (``tensor_size``, ``observation_tensor``)."""
 
     __slots__ = ("player",)
     notation: ClassVar[Any]
     render: ClassVar[Any]
+    observation: ClassVar[Any]
 
     def current_player(self) -> int:
         return self.player
@@ -369,6 +407,10 @@ class DelegatingState(State):
 
     def observation_string(self, player: int = SPECTATOR) -> str:
         return self.render.render_text(self.view(player))
+
+    def observation_tensor(self, player: int = SPECTATOR) -> list[float]:
+        check_viewer(player, self._game.num_players())
+        return self.observation.observation_tensor(self, player)
 
     def rich_text(self, viewer: int = SPECTATOR) -> Any:
         return self.render.render_rich(self.view(viewer))

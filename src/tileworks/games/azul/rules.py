@@ -19,7 +19,7 @@ from typing import Any
 
 from tileworks.core.scoring import note
 from tileworks.core import CHANCE, TERMINAL, DelegatingState, Game
-from tileworks.games.azul import heuristics, notation, render
+from tileworks.games.azul import heuristics, notation, observation, render
 from tileworks.games.azul.constants import (
     COLUMN_MASKS,
     DESTINATIONS,
@@ -104,6 +104,7 @@ class AzulState(DelegatingState):
     notation = notation
     render = render
     heuristics = heuristics
+    observation = observation
 
     __slots__ = (
         "bag", "lid", "factory", "centre", "present", "table_tiles", "marker_in_centre",

@@ -26,7 +26,7 @@ from typing import Any
 
 from tileworks.core.scoring import note
 from tileworks.core import CHANCE, TERMINAL, DelegatingState, Game
-from tileworks.games.kiln import board, heuristics, notation, render
+from tileworks.games.kiln import board, heuristics, notation, observation, render
 from tileworks.games.kiln.board import (
     COLUMN_MASKS,
     ROW_MASKS,
@@ -133,6 +133,7 @@ class KilnState(DelegatingState):
     notation = notation
     render = render
     heuristics = heuristics
+    observation = observation
 
     __slots__ = (
         "masks",

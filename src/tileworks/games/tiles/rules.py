@@ -20,7 +20,7 @@ from typing import Any
 
 from tileworks.core.scoring import note
 from tileworks.core import CHANCE, TERMINAL, Game, HiddenHandState, shared_win
-from tileworks.games.tiles import heuristics, notation, render
+from tileworks.games.tiles import heuristics, notation, observation, render
 from tileworks.games.tiles.constants import (
     ALL_FREE,
     COLOURS_PHASE,
@@ -81,6 +81,7 @@ class TilesState(HiddenHandState):
     notation = notation
     render = render
     heuristics = heuristics
+    observation = observation
 
     __slots__ = (
         "colour", "first", "seat", "phase", "deal_index",

@@ -19,7 +19,7 @@ from typing import Any
 
 from tileworks.core.scoring import is_recording, note
 from tileworks.core import CHANCE, TERMINAL, Game, HiddenHandState, shared_win
-from tileworks.games.tuileries import heuristics, notation, render
+from tileworks.games.tuileries import heuristics, notation, observation, render
 from tileworks.games.tuileries.constants import (
     BONUS,
     DEAL,
@@ -80,6 +80,7 @@ class TuileriesState(HiddenHandState):
     notation = notation
     render = render
     heuristics = heuristics
+    observation = observation
 
     __slots__ = (
         "masks", "occupied", "empty", "board", "hands", "pile", "points", "seat", "phase",
