@@ -14,31 +14,25 @@ from __future__ import annotations
 
 import argparse
 import platform
-import random
 import time
 
 import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts
 
+from bench_agents import positions  # run as a script, bench/ is on the path
 from tileworks.agents.mcts import MCTSAgent
-from tileworks.core import sample_chance
 from tileworks.interfaces import openspiel
 
 
-def positions(game: pyspiel.Game, count: int, seed: int = 0) -> list:
-    """Decision points with a real choice, reached by random play a few moves apart."""
-    rng = random.Random(seed)
-    state = game.new_initial_state()
+def spiel_positions(game: pyspiel.Game, name: str, count: int) -> list:
+    """``bench_agents.positions`` (the same positions), as OpenSpiel states."""
     out = []
-    while len(out) < count and not state.is_terminal():
-        tw = state.tileworks_state
-        if state.is_chance_node():
-            state.apply_action(sample_chance(tw, rng))
-            continue
-        if len(state.legal_actions()) > 1 and rng.random() < 0.3:
-            out.append(state.clone())
-        state.apply_action(rng.choice(state.legal_actions()))
+    for position in positions(name, count):
+        state = game.new_initial_state()
+        for action in position.history():
+            state.apply_action(action)
+        out.append(state)
     return out
 
 
@@ -62,7 +56,7 @@ def main() -> None:
     print(f"{'game':<10} {'OpenSpiel MCTSBot':>18} {'ours, full rollouts':>20} {'ours, as the levels':>20}   simulations/s")
     for name in args.games:
         game = pyspiel.load_game(openspiel.short_name(name))
-        states = positions(game, args.positions)
+        states = spiel_positions(game, name, args.positions)
         rng = np.random.RandomState(1)
         bot = mcts.MCTSBot(game, uct_c=1.4, max_simulations=n,
                            evaluator=mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng), random_state=rng)

@@ -3,30 +3,15 @@ the `tileworks render` command."""
 
 from __future__ import annotations
 
-import random
 from xml.etree import ElementTree
 
 from typer.testing import CliRunner
 
-import tileworks
 from tileworks import SPECTATOR
 from tileworks.cli.main import app
-from tileworks.core import sample_chance
 from tileworks.core.records import save_record
 
 NS = "{http://www.w3.org/2000/svg}"
-
-
-def played(name, decisions, seed=1, **options):
-    state = tileworks.load_game(name, **options).new_initial_state()
-    rng = random.Random(seed)
-    while decisions or state.is_chance_node():
-        if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-            decisions -= 1
-    return state
 
 
 def shapes(svg, attribute):
@@ -34,8 +19,8 @@ def shapes(svg, attribute):
     return [e for e in root.iter() if e.get(attribute) is not None]
 
 
-def test_azul_shows_every_tile_on_the_factories_and_in_the_centre():
-    state = played("azul", 3, players=3)
+def test_azul_shows_every_tile_on_the_factories_and_in_the_centre(random_position):
+    state = random_position("azul", 3, players=3)
     view = state.view()
     on_table = sum(len(f) for f in view["factories"]) + len(view["centre"])
     takeable = [e for e in shapes(state.svg(), "data-colour") if e.get("data-source")]
@@ -46,8 +31,8 @@ def test_azul_shows_every_tile_on_the_factories_and_in_the_centre():
     assert len(shapes(state.svg(), "data-row")) == 3 * 25
 
 
-def test_tiles_draws_each_laid_tile_and_marks_where_the_movers_tiles_fit():
-    state = played("tiles", 6)
+def test_tiles_draws_each_laid_tile_and_marks_where_the_movers_tiles_fit(random_position):
+    state = random_position("tiles", 6)
     mover = state.current_player()
     view = state.view(mover)
     svg = state.svg(mover)
@@ -59,8 +44,8 @@ def test_tiles_draws_each_laid_tile_and_marks_where_the_movers_tiles_fit():
     assert shapes(state.svg(SPECTATOR), "data-tile") == []  # a spectator sees no hand
 
 
-def test_tuileries_draws_the_board_and_only_the_viewers_hand():
-    state = played("tuileries", 5)
+def test_tuileries_draws_the_board_and_only_the_viewers_hand(random_position):
+    state = random_position("tuileries", 5)
     svg = state.svg(0)
     squares = {e.get("data-square") for e in shapes(svg, "data-square") if e.tag == f"{NS}rect"}
     assert len(squares) == 64
@@ -69,13 +54,13 @@ def test_tuileries_draws_the_board_and_only_the_viewers_hand():
     assert shapes(state.svg(SPECTATOR), "data-tile") == []
 
 
-def test_a_state_shows_itself_in_jupyter_as_the_spectators_picture():
-    state = played("tiles", 4)
+def test_a_state_shows_itself_in_jupyter_as_the_spectators_picture(random_position):
+    state = random_position("tiles", 4)
     assert state._repr_svg_() == state.svg(SPECTATOR)
 
 
-def test_render_draws_a_records_position_as_text_or_svg(tmp_path):
-    state = played("azul", 6)
+def test_render_draws_a_records_position_as_text_or_svg(tmp_path, random_position):
+    state = random_position("azul", 6)
     record = save_record(state, tmp_path / "game.json")
     runner = CliRunner()
     text = runner.invoke(app, ["render", str(record), "--ply", "0"])

@@ -4,24 +4,10 @@ every configuration)."""
 
 from __future__ import annotations
 
-import random
 
 import pytest
 
 import tileworks
-from tileworks.core import sample_chance
-
-
-def played(name, decisions, seed=1, **options):
-    state = tileworks.load_game(name, **options).new_initial_state()
-    rng = random.Random(seed)
-    while not state.is_terminal() and (state.is_chance_node() or decisions > 0):
-        if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-            decisions -= 1
-    return state
 
 
 @pytest.mark.parametrize("name, options, size", [
@@ -32,8 +18,8 @@ def test_sizes_are_the_documented_ones(name, options, size):
     assert tileworks.load_game(name, **options).observation_tensor_size() == size
 
 
-def test_kiln_planes_show_each_tile_where_it_lies():
-    state = played("kiln", 5)
+def test_kiln_planes_show_each_tile_where_it_lies(random_position):
+    state = random_position("kiln", 5)
     tensor = state.observation_tensor(0)
     for cell in range(36):
         assert tensor[36 * state.tile_at(cell) + cell] == 1.0
@@ -41,8 +27,8 @@ def test_kiln_planes_show_each_tile_where_it_lies():
     assert tensor[180 + state.outer_tile] == 1.0 and tensor[185 + state.outer_cell] == 1.0
 
 
-def test_azul_wall_cells_carry_their_colour():
-    state = played("azul", 40)
+def test_azul_wall_cells_carry_their_colour(random_position):
+    state = random_position("azul", 40)
     game = state.game()
     tensor = state.observation_tensor(1)
     seat_base = 5 * game.factories + 16  # factories, centre, marker, bag, lid
@@ -53,8 +39,8 @@ def test_azul_wall_cells_carry_their_colour():
             assert tensor[wall + 5 * cell: wall + 5 * cell + 5] == [float(c == colour) for c in range(5)]
 
 
-def test_tiles_layout_uses_the_frame_of_placement_actions():
-    state = played("tiles", 6)
+def test_tiles_layout_uses_the_frame_of_placement_actions(random_position):
+    state = random_position("tiles", 6)
     game = state.game()
     action = state.legal_actions()[0]
     assert action < game.discard_base
@@ -72,8 +58,8 @@ def test_tiles_layout_uses_the_frame_of_placement_actions():
     assert sum(tensor[plane * area + cell] for plane in range(12)) == 4.0  # one colour per side
 
 
-def test_tuileries_shows_the_viewers_hand_and_only_sizes_of_others():
-    state = played("tuileries", 3)
+def test_tuileries_shows_the_viewers_hand_and_only_sizes_of_others(random_position):
+    state = random_position("tuileries", 3)
     mine = state.observation_tensor(0)[832:896]
     assert [i for i, bit in enumerate(mine) if bit] == sorted(state.hands[0])
     assert sum(state.observation_tensor(-2)[832:896]) == 0  # the spectator sees no hand

@@ -64,19 +64,23 @@ def test_random_sim_test_with_serialization(game_string):
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_serialized_state_deserializes_to_the_same_position(name):
-    game = pyspiel.load_game(f"tileworks_{name}")
-    state = game.new_initial_state()
-    rng = np.random.RandomState(3)
-    for _ in range(60):
-        if state.is_terminal():
-            break
+def play(state, rng, choose=None, stop=lambda state: False):
+    """Play chance by its probabilities and decisions by ``choose`` (at
+    random by default) until the game ends or ``stop(state)``."""
+    choose = choose or (lambda state: int(rng.choice(state.legal_actions())))
+    while not state.is_terminal() and not stop(state):
         if state.is_chance_node():
             outcomes, probs = zip(*state.chance_outcomes())
             state.apply_action(int(rng.choice(outcomes, p=probs)))
         else:
-            state.apply_action(int(rng.choice(state.legal_actions())))
+            state.apply_action(choose(state))
+    return state
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_serialized_state_deserializes_to_the_same_position(name):
+    game = pyspiel.load_game(f"tileworks_{name}")
+    state = play(game.new_initial_state(), np.random.RandomState(3), stop=lambda s: len(s.history()) >= 60)
     _, copy = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
     assert copy.tileworks_state == state.tileworks_state
     assert copy.history() == state.history()
@@ -96,14 +100,8 @@ def test_observations_and_information_states_come_from_the_seat_view():
 
 def test_resample_from_infostate_keeps_what_the_player_knows():
     game = pyspiel.load_game("tileworks_tiles")
-    state = game.new_initial_state()
-    rng = np.random.RandomState(5)
-    while state.is_chance_node() or len(state.history()) < 30:
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(outcomes, p=probs)))
-        else:
-            state.apply_action(int(rng.choice(state.legal_actions())))
+    state = play(game.new_initial_state(), np.random.RandomState(5),
+                 stop=lambda s: not s.is_chance_node() and len(s.history()) >= 30)
     player = state.current_player()
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     deals = [state.resample_from_infostate(player, sampler) for _ in range(5)]
@@ -111,17 +109,6 @@ def test_resample_from_infostate_keeps_what_the_player_knows():
         assert other.information_state_string(player) == state.information_state_string(player)
         assert other.legal_actions() == state.legal_actions()
     assert any(o.tileworks_state != state.tileworks_state for o in deals)  # other hands were dealt anew
-
-
-def play(game, bots, rng):
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(outcomes, p=probs)))
-        else:
-            state.apply_action(bots[state.current_player()].step(state))
-    return state
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -134,7 +121,7 @@ def test_openspiel_bots_play_whole_games(name):
         bots.append(ismcts.ISMCTSBot(game, evaluator, uct_c=1.4, max_simulations=6, random_state=rng))
     else:  # OpenSpiel's ISMCTS asserts imperfect information, so MCTS plays both seats
         bots.append(bots[0])
-    state = play(game, bots, rng)
+    state = play(game.new_initial_state(), rng, lambda s: bots[s.current_player()].step(s))
     assert state.is_terminal()
     assert sum(state.returns()) == pytest.approx(1.0)
     assert state.tileworks_state.is_terminal()

@@ -29,6 +29,10 @@ class Tensor:
             segment[index] = 1.0
         self.values += segment
 
+    def flag(self, value: bool) -> None:
+        """One entry: 1 if ``value``, else 0."""
+        self.values.append(float(value))
+
     def bits(self, mask: int, size: int) -> None:
         """Bit ``i`` of ``mask`` as entry ``i``, for ``size`` bits."""
         self.values += [float(mask >> i & 1) for i in range(size)]

@@ -56,7 +56,7 @@ def _options(name: str, params: dict[str, Any]) -> dict[str, Any]:
 
 def _game_type(name: str) -> pyspiel.GameType:
     info = game_info(name)
-    hidden = issubclass(info.factory({**info.options.defaults()}).state_class, HiddenHandState)
+    hidden = issubclass(load_game(name).state_class, HiddenHandState)
     Info = pyspiel.GameType.Information
     return pyspiel.GameType(
         short_name=short_name(name),
@@ -135,9 +135,11 @@ class SpielState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         state = self.tileworks_state
-        if player == pyspiel.PlayerId.CHANCE or player != state.current_player():
-            return f"{'chance' if player == pyspiel.PlayerId.CHANCE else f'P{player + 1}'}:{action}"
-        return state.action_to_string(action)
+        if player >= 0 and player == state.current_player():
+            return state.action_to_string(action)
+        # action ids are read against the decision they belong to: without it, only the id
+        who = "chance" if player == pyspiel.PlayerId.CHANCE else f"P{player + 1}"
+        return f"{who}:{action}"
 
     def is_terminal(self) -> bool:
         return self.tileworks_state.is_terminal()
@@ -196,10 +198,8 @@ def register() -> list[str]:
     registered = set(pyspiel.registered_names())
     out = []
     for name in [info.name for info in registered_games()]:
-        if name not in _TYPES:
-            _TYPES[name] = _game_type(name)
-        cls = type(f"SpielGame_{name}", (SpielGame,), {"game_name": name})
         if short_name(name) not in registered:
-            pyspiel.register_game(_TYPES[name], cls)
+            _TYPES[name] = _game_type(name)
+            pyspiel.register_game(_TYPES[name], type(f"SpielGame_{name}", (SpielGame,), {"game_name": name}))
         out.append(short_name(name))
     return out

@@ -107,6 +107,7 @@ class TileworksEnv(AECEnv):
         return text
 
     def close(self) -> None:
+        # nothing to release; PettingZoo's api_test requires an environment that renders to define close
         pass
 
 

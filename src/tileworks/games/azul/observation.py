@@ -13,12 +13,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tileworks.games.azul.constants import FLOOR_SPACES, LINE_SIZE, PHASE_NAMES, TILES_PER_COLOUR
+from tileworks.core.tensor import Tensor
+from tileworks.games.azul.constants import FLOOR_SPACES, LINE_SIZE, PHASE_NAMES, PLACE, TILES_PER_COLOUR
 
 if TYPE_CHECKING:  # pragma: no cover
     from tileworks.games.azul.rules import AzulGame, AzulState
-
-from tileworks.core.tensor import Tensor
 
 #: no score can pass this: 25 wall tiles of at most 10 points each, plus
 #: every end bonus (5 rows x 2, 5 columns x 7, 5 colours x 10)
@@ -41,7 +40,7 @@ def observation_tensor(state: "AzulState", player: int) -> list[float]:
     t = Tensor()
     t.fractions(state.factory, 4)
     t.fractions(state.centre, TILES_PER_COLOUR)
-    t.values.append(float(state.marker_in_centre))
+    t.flag(state.marker_in_centre)
     t.fractions(state.bag, TILES_PER_COLOUR)
     t.fractions(state.lid, TILES_PER_COLOUR)
     for seat in range(n):
@@ -53,10 +52,10 @@ def observation_tensor(state: "AzulState", player: int) -> list[float]:
             t.one_hot(5, state.wall_colour_at(seat, cell))
         t.fractions(state.floor_tiles[5 * seat : 5 * seat + 5], FLOOR_SPACES)
         t.fraction(state.floor_spaces[seat], FLOOR_SPACES)
-        t.values.append(float(state.marker_holder == seat))
+        t.flag(state.marker_holder == seat)
         t.fraction(state.points[seat], SCORE_BOUND)
     t.one_hot(len(PHASE_NAMES), state.phase)
-    t.one_hot(5, state.place_line if state.phase == PHASE_NAMES.index("place") else -1)
+    t.one_hot(5, state.place_line if state.phase == PLACE else -1)
     t.one_hot(n, state.player)
     t.one_hot(n, state.starter)
     t.one_hot(n, player)

@@ -40,18 +40,18 @@ def warehouse_value(warehouse: int) -> float:
     >>> round(warehouse_value(0b11111_11111), 2)    # two complete rows sell for 3 together
     2.4
     """
-    rows = columns = near = 0
-    row_cells = column_cells = 0
+    rows = columns = near = 0  # the cells of complete rows, of complete columns
     for i, line in enumerate(LINES):
         painted = (warehouse & line).bit_count()
         if painted == 5:
             if i < 5:
-                rows, row_cells = rows + 1, row_cells | line
+                rows |= line
             else:
-                columns, column_cells = columns + 1, column_cells | line
+                columns |= line
         elif painted == 4:
             near += 1
-    lines, sold = (rows, row_cells) if rows >= columns else (columns, column_cells)
+    sold = rows if rows.bit_count() >= columns.bit_count() else columns
+    lines = sold.bit_count() // 5
     # the cells of those lines are valued by the sale, so selling always gains
     value = 0.1 * (warehouse & ~sold).bit_count() + 0.25 * near + SALE_SHARE * lines * (lines + 1) / 2
     empty = ~warehouse & WAREHOUSE_FULL

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tileworks.core.tensor import Tensor
-from tileworks.games.tiles.constants import PHASE_NAMES, cell_xy
+from tileworks.games.tiles.constants import OVER, PHASE_NAMES, cell_xy
 from tileworks.games.tiles.tileset import colours_of
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -64,7 +64,7 @@ def observation_tensor(state: "TilesState", player: int) -> list[float]:
         t.one_hot(3, state.colour[seat])
     t.fractions(state.points, score_bound(game))
     t.one_hot(len(PHASE_NAMES), state.phase)
-    t.one_hot(n, state.seat if state.phase != PHASE_NAMES.index("over") else -1)
+    t.one_hot(n, state.seat if state.phase != OVER else -1)
     t.one_hot(n, state.first)
     t.one_hot(n, player)
     return t.values

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tileworks.core.tensor import Tensor
-from tileworks.games.tuileries.constants import PHASE_NAMES, TILES
+from tileworks.games.tuileries.constants import OVER, PHASE_NAMES, TILES
 
 if TYPE_CHECKING:  # pragma: no cover
     from tileworks.games.tuileries.rules import TuileriesGame, TuileriesState
@@ -52,7 +52,7 @@ def observation_tensor(state: "TuileriesState", player: int) -> list[float]:
     t.fraction(len(state.pile), TILES)
     t.fractions(state.points, SCORE_BOUND)
     t.one_hot(len(PHASE_NAMES), state.phase)
-    t.one_hot(n, state.seat if state.phase != PHASE_NAMES.index("over") else -1)
+    t.one_hot(n, state.seat if state.phase != OVER else -1)
     t.one_hot(n, player)
-    t.values.append(float(state.extra))
+    t.flag(state.extra)
     return t.values
