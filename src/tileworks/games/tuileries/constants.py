@@ -29,6 +29,26 @@ FULL = (1 << 64) - 1
 NOT_A = sum(1 << s for s in range(64) if s % 8 != 0)
 NOT_H = sum(1 << s for s in range(64) if s % 8 != 7)
 
+
+def neighbours(cells: int) -> int:
+    """The squares sharing a side with any of ``cells`` (``cells`` themselves
+    included only where two of them touch)."""
+    return (((cells << 1) & NOT_A) | ((cells >> 1) & NOT_H) | (cells << 8) | (cells >> 8)) & FULL
+
+
+def grow(seed: int, within: int) -> int:
+    """The orthogonally connected part of ``within`` that contains ``seed``.
+
+    >>> bin(grow(0b1, 0b1011))  # a1 b1 join, d1 stands apart
+    '0b11'
+    """
+    group = seed
+    while True:
+        grown = (group | ((group << 1) & NOT_A) | ((group >> 1) & NOT_H) | (group << 8) | (group >> 8)) & within
+        if grown == group:
+            return group
+        group = grown
+
 #: mask pairs of a tile's three groups: (colour, value), (value, sign), (sign, colour),
 #: indexing the colour masks 0-3, value masks 4-7 and sign masks 8-11
 PAIRS = tuple(

@@ -25,28 +25,17 @@ from tileworks.games.tuileries.constants import (
     DEAL,
     EXTRA_TURN_AT,
     HAND_SIZE,
-    NOT_A,
-    NOT_H,
     OVER,
     PAIRS,
     PLAY,
     REPLACE,
     SQUARE_INDEX,
     TILES,
+    grow,
 )
 
 #: ROW[tile][square] = the action id of that tile on that square
 ROW = tuple(tuple((tile << 6) | square for square in range(64)) for tile in range(TILES))
-
-
-def grow(seed: int, within: int) -> int:
-    """The orthogonally connected part of ``within`` that contains ``seed``."""
-    group = seed
-    while True:
-        grown = (group | ((group << 1) & NOT_A) | ((group >> 1) & NOT_H) | (group << 8) | (group >> 8)) & within
-        if grown == group:
-            return group
-        group = grown
 
 
 class TuileriesGame(Game):
