@@ -43,7 +43,7 @@ def grow(seed: int, within: int) -> int:
     '0b11'
     """
     group = seed
-    while True:
+    while True:  # neighbours() written out: every score grows three groups
         grown = (group | ((group << 1) & NOT_A) | ((group >> 1) & NOT_H) | (group << 8) | (group >> 8)) & within
         if grown == group:
             return group

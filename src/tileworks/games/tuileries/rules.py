@@ -232,14 +232,22 @@ class TuileriesState(HiddenHandState):
             if self.hands[seat]:
                 self.phase, self.player = PLAY, seat
                 return
-        n = self._game.players
+        nxt = self.next_holder()
+        if nxt is None:  # pragma: no cover
+            raise AssertionError("tiles remain but nobody holds one")
+        self.seat = nxt
+        self.phase, self.player = PLAY, nxt
+
+    def next_holder(self) -> int | None:
+        """The first seat after the current one, round the table and back to
+        it, that holds a tile (None: nobody does)."""
+        hands = self.hands
+        n = len(hands)
         for step in range(1, n + 1):
-            nxt = (seat + step) % n
-            if self.hands[nxt]:
-                self.seat = nxt
-                self.phase, self.player = PLAY, nxt
-                return
-        raise AssertionError("tiles remain but nobody holds one")  # pragma: no cover
+            seat = (self.seat + step) % n
+            if hands[seat]:
+                return seat
+        return None
 
     # -- results ---------------------------------------------------------------------------
     def returns(self) -> list[float]:
