@@ -114,10 +114,11 @@ def test_a_seat_list_keeps_each_specs_parameters_together():
         "mcts:iterations=2000,c=1.2", "greedy", "mcts:hard"]
 
 
-@pytest.mark.parametrize("name, depth", [("kiln", 2), ("azul", 0)])
+@pytest.mark.parametrize("name, depth", [("kiln", 0), ("azul", 0), ("tiles", 2)])
 def test_search_cuts_rollouts_where_the_game_asks(name, depth):
-    """KILN's evaluation misreads a half-played turn, so searches play two
-    random decisions first; Azul's leaves are evaluated as they stand."""
+    """KILN's and Azul's leaves are evaluated as they stand (their
+    evaluations read a half-played turn); Tiles plays two random decisions
+    first, the default."""
     state = tileworks.load_game(name).new_initial_state()
     assert state.rollout_depth() == depth
 

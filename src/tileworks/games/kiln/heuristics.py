@@ -7,7 +7,12 @@
 - +0.1 per other painted cell (progress towards complete lines);
 - +0.25 per line one cell short;
 - −0.2 per empty cell with no empty neighbour (only a single-tile group can
-  ever fill it, which makes the warehouse hard to complete).
+  ever fill it, which makes the warehouse hard to complete);
+- for the seat whose decision it is, what that decision adds at best: the
+  copy in hand put in its best place, or the largest sale on offer made
+  (``pending_gain``), so a position in the middle of a turn is not read as
+  if the copy were lost (greedy with it won 87 of 100 against greedy
+  without; ``mcts:iterations=600`` with it, 39 of 60).
 
 Everything here is public, as is everything in KILN.
 """
@@ -16,7 +21,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tileworks.games.kiln.board import COLUMN_MASKS, ROW_MASKS, WAREHOUSE_FULL
+from tileworks.games.kiln.board import (
+    COLUMN_MASKS,
+    ROW_MASKS,
+    WAREHOUSE_FULL,
+    complete_columns,
+    complete_rows,
+    placements,
+    price,
+    submasks,
+)
+from tileworks.games.kiln.constants import CHOOSING, ERASING, PLACING, SELLING
 
 if TYPE_CHECKING:  # pragma: no cover
     from tileworks.games.kiln.rules import KilnState
@@ -60,11 +75,57 @@ def warehouse_value(warehouse: int) -> float:
 
 
 def evaluate(state: "KilnState", seat: int) -> float:
-    game = state._game
-    return state.points[seat] + sum(warehouse_value(state.warehouses[c]) for c in game.colours[seat])
+    value = _standing(state, seat)
+    if seat == state.player:
+        value += pending_gain(state)
+    return value
 
 
-#: a KILN turn is a push, a copy and a sale; two random decisions carry a
-#: search's leaf past a half-finished turn before it is evaluated
-#: (mcts at 600 iterations, 30 games: depth 2 beat depth 0 23-7)
-ROLLOUT_DEPTH = 2
+def _standing(state: "KilnState", seat: int) -> float:
+    """The seat's points and the value of its warehouses."""
+    return state.points[seat] + sum(warehouse_value(state.warehouses[c]) for c in state._game.colours[seat])
+
+
+def pending_gain(state: "KilnState") -> float:
+    """What the mover's decision in hand adds at best: the copy in its best
+    place (and the sale that follows it), the best sale, the best group or
+    erasure. In the basic game ``evaluate`` is then the best of its values
+    after each legal move of the decision.
+
+    Without it a position in the middle of a turn reads as if the copy in
+    hand were lost, and the search cannot tell a push that copies a large
+    group from one that copies a single tile.
+    """
+    phase = state.phase
+    if phase == PLACING:
+        warehouse = state.warehouses[state.mover_colour()]
+        best = max(_with_sale(warehouse | placed) for placed in placements(state.pending, warehouse))
+        return best - warehouse_value(warehouse)
+    if phase == SELLING:
+        warehouse = state.warehouses[state.mover_colour()]
+        return _with_sale(warehouse) - warehouse_value(warehouse)
+    if phase in (CHOOSING, ERASING):  # rare: look one decision ahead
+        seat, best = state.player, -float("inf")
+        for action in state.legal_actions():
+            after = state.clone()
+            after.apply_action(action)
+            best = max(best, evaluate(after, seat))
+        return best - _standing(state, seat)
+    return 0.0
+
+
+def _with_sale(warehouse: int) -> float:
+    """The warehouse's value, or the best sale's price plus what it leaves."""
+    best = warehouse_value(warehouse)
+    for lines, masks in ((complete_rows(warehouse), ROW_MASKS), (complete_columns(warehouse), COLUMN_MASKS)):
+        for subset in submasks(lines):
+            sold = sum(mask for i, mask in enumerate(masks) if subset >> i & 1)
+            best = max(best, price(subset.bit_count()) + warehouse_value(warehouse & ~sold))
+    return best
+
+
+#: a leaf is evaluated as it stands: ``pending_gain`` reads a half-finished
+#: turn, and random decisions past the tree made more search worse
+#: (with depth 2, 3000 iterations won 6 of 23 against 600; with depth 0,
+#: 14 of 25)
+ROLLOUT_DEPTH = 0
