@@ -33,6 +33,14 @@ def positions(name: str, count: int, seed: int = 0):
     return out
 
 
+def iterations_per_second(states, iterations: int = 200) -> float:
+    """MCTS iterations per second, one fresh search of ``iterations`` a state."""
+    start = time.perf_counter()
+    for i, state in enumerate(states):
+        make(f"mcts:iterations={iterations}", seed=i).step(state)
+    return iterations * len(states) / (time.perf_counter() - start)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--levels", default="beginner,easy,medium,hard")
@@ -40,11 +48,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"# {time.strftime('%Y-%m-%d')}: MCTS iterations per second (default depth, 200 iterations a decision)")
     for info in registered_games():
-        states = positions(info.name, args.positions)
-        start = time.perf_counter()
-        for i, state in enumerate(states):
-            make("mcts:iterations=200", seed=i).step(state)
-        rate = 200 * len(states) / (time.perf_counter() - start)
+        rate = iterations_per_second(positions(info.name, args.positions))
         print(f"{info.name:10s} {rate:8.0f} iterations/s")
     print(f"# seconds per decision (mean and max over {args.positions} positions)")
     for info in registered_games():

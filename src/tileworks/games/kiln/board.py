@@ -217,6 +217,16 @@ def submasks(mask: int) -> list[int]:
     return out
 
 
+def line_cells(lines: int, masks: tuple[int, ...]) -> int:
+    """The cells of the lines whose bits are set in ``lines`` (``masks``:
+    ``ROW_MASKS`` or ``COLUMN_MASKS``).
+
+    >>> line_cells(0b101, ROW_MASKS) == ROW_MASKS[0] | ROW_MASKS[2]
+    True
+    """
+    return sum(mask for i, mask in enumerate(masks) if lines >> i & 1)
+
+
 def price(lines: int) -> int:
     """Triangular price of selling ``lines`` rows or columns: 1, 3, 6, 10, 15."""
     return lines * (lines + 1) // 2

@@ -9,8 +9,8 @@
 - −0.2 per empty cell with no empty neighbour (only a single-tile group can
   ever fill it, which makes the warehouse hard to complete);
 - for the seat whose decision it is, what that decision adds at best: the
-  copy in hand put in its best place, or the largest sale on offer made
-  (``pending_gain``), so a position in the middle of a turn is not read as
+  copy in hand put in its best place (with the sale it opens), the best
+  sale on offer, the best of tied groups or erasures (``pending_gain``), so a position in the middle of a turn is not read as
   if the copy were lost (greedy with it won 87 of 100 against greedy
   without; ``mcts:iterations=600`` with it, 39 of 60).
 
@@ -27,6 +27,7 @@ from tileworks.games.kiln.board import (
     WAREHOUSE_FULL,
     complete_columns,
     complete_rows,
+    line_cells,
     placements,
     price,
     submasks,
@@ -105,12 +106,8 @@ def pending_gain(state: "KilnState") -> float:
         warehouse = state.warehouses[state.mover_colour()]
         return _with_sale(warehouse) - warehouse_value(warehouse)
     if phase in (CHOOSING, ERASING):  # rare: look one decision ahead
-        seat, best = state.player, -float("inf")
-        for action in state.legal_actions():
-            after = state.clone()
-            after.apply_action(action)
-            best = max(best, evaluate(after, seat))
-        return best - _standing(state, seat)
+        seat = state.player
+        return max(state.evaluate_after(state.legal_actions(), seat)) - _standing(state, seat)
     return 0.0
 
 
@@ -119,7 +116,7 @@ def _with_sale(warehouse: int) -> float:
     best = warehouse_value(warehouse)
     for lines, masks in ((complete_rows(warehouse), ROW_MASKS), (complete_columns(warehouse), COLUMN_MASKS)):
         for subset in submasks(lines):
-            sold = sum(mask for i, mask in enumerate(masks) if subset >> i & 1)
+            sold = line_cells(subset, masks)
             best = max(best, price(subset.bit_count()) + warehouse_value(warehouse & ~sold))
     return best
 

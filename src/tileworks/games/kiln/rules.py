@@ -350,12 +350,7 @@ class KilnState(DelegatingState):
                 subset, masks = action - SELL_COLUMNS + 1, COLUMN_MASKS
             else:
                 subset, masks = action - SELL_ROWS + 1, ROW_MASKS
-            colour = self.mover_colour()
-            sold = 0
-            for line in range(5):
-                if subset >> line & 1:
-                    sold |= masks[line]
-            self.warehouses[colour] &= ~sold
+            self.warehouses[self.mover_colour()] &= ~board.line_cells(subset, masks)
             gained = board.price(subset.bit_count())
             note(self.player, gained)
             self.points[self.player] += gained
