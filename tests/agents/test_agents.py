@@ -114,13 +114,33 @@ def test_a_seat_list_keeps_each_specs_parameters_together():
         "mcts:iterations=2000,c=1.2", "greedy", "mcts:hard"]
 
 
-@pytest.mark.parametrize("name, depth", [("kiln", 0), ("azul", 0), ("tiles", 2)])
-def test_search_cuts_rollouts_where_the_game_asks(name, depth):
+@pytest.mark.parametrize("name, depth, scale, c", [
+    ("kiln", 0, 1.0, 0.25), ("azul", 0, 4.0, 1.4), ("tiles", 2, 4.0, 1.4), ("tuileries", 2, 4.0, 1.4)])
+def test_search_settings_come_from_the_game(name, depth, scale, c):
     """KILN's and Azul's leaves are evaluated as they stand (their
     evaluations read a half-played turn); Tiles plays two random decisions
-    first, the default."""
+    first, the default. KILN reads a lead of one point as a clear edge and
+    explores little; the others keep the defaults."""
     state = tileworks.load_game(name).new_initial_state()
-    assert state.rollout_depth() == depth
+    assert (state.rollout_depth(), state.value_scale(), state.exploration()) == (depth, scale, c)
+
+
+def root_visits(spec, state):
+    agent = make(spec, seed=4)
+    agent.step(state)
+    _, _, root = agent._kept
+    return sorted((child.visits for child in root.children.values()), reverse=True)
+
+
+def test_search_explores_as_the_game_asks_unless_the_spec_says():
+    state = tileworks.load_game("kiln").new_initial_state()
+    rng = random.Random(2)
+    while state.is_chance_node():
+        state.apply_action(sample_chance(state, rng))
+    by_game = root_visits("mcts:iterations=300", state)
+    assert by_game == root_visits("mcts:iterations=300,c=0.25", state)
+    # the default constant spreads the same budget more evenly over the pushes
+    assert max(root_visits("mcts:iterations=300,c=1.4", state)) < max(by_game)
 
 
 @pytest.mark.parametrize("spec, message", [

@@ -11,7 +11,9 @@ tried at random. Each node keeps the value of the seat that moved into it,
 so every seat maximises its own result. A rollout plays random moves up to
 ``depth`` decisions (by default the game's ``rollout_depth``), then scores
 the position: the true result at the end of the game, otherwise a logistic
-of each seat's ``evaluate`` lead over its best rival.
+of each seat's ``evaluate`` lead over its best rival, on the game's
+``value_scale``. The exploration constant is the game's ``exploration``
+unless the spec gives ``c``.
 The tree is kept across a turn of several decisions by the same seat.
 """
 
@@ -33,9 +35,6 @@ LEVELS = {
     "hard": (3000, 3.0, None),
     "expert": (12000, 9.5, None),
 }
-#: points of heuristic lead that make a rollout value of about 0.73
-SCALE = 4.0
-
 
 class Node:
     __slots__ = ("children", "visits", "total", "order")
@@ -51,8 +50,8 @@ class Node:
 class MCTSAgent(Agent):
     """UCT over determinisations. Budget: ``iterations`` and/or ``seconds``
     (whichever ends first), or a named ``level``; ``c`` is the exploration
-    constant and ``depth`` the rollout cut-off in decisions (None: the
-    game's ``State.rollout_depth``)."""
+    constant (None: the game's ``State.exploration``) and ``depth`` the
+    rollout cut-off in decisions (None: the game's ``State.rollout_depth``)."""
 
     name = "mcts"
 
@@ -62,7 +61,7 @@ class MCTSAgent(Agent):
         level: str | None = None,
         iterations: int | None = None,
         seconds: float | None = None,
-        c: float = 1.4,
+        c: float | None = None,
         depth: int | None = None,
     ):
         super().__init__(seed)
@@ -80,6 +79,7 @@ class MCTSAgent(Agent):
         self.seconds = seconds
         self.c = c
         self.depth = depth
+        self._c = self._scale = 0.0  # the search's own, set at each decision
         self._kept: tuple[list[int], int, Node] | None = None
 
     def restart(self) -> None:
@@ -90,6 +90,8 @@ class MCTSAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         player = state.current_player()
+        self._c = state.exploration() if self.c is None else self.c
+        self._scale = state.value_scale()
         root = self._reused_root(state) or Node()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
@@ -150,7 +152,7 @@ class MCTSAgent(Agent):
             best_score, action = -1.0, tried[0]
             for a in tried:
                 child = node.children[a]
-                score = child.total / child.visits + self.c * math.sqrt(log_n / child.visits)
+                score = child.total / child.visits + self._c * math.sqrt(log_n / child.visits)
                 if score > best_score:
                     best_score, action = score, a
             state.apply_action(action)
@@ -186,5 +188,5 @@ class MCTSAgent(Agent):
         out = []
         for p in seats:
             rival = max(values[q] for q in seats if q != p)
-            out.append(1.0 / (1.0 + math.exp(-(values[p] - rival) / SCALE)))
+            out.append(1.0 / (1.0 + math.exp(-(values[p] - rival) / self._scale)))
         return out

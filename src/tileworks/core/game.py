@@ -302,6 +302,16 @@ class State(ABC):
         evaluation reads the middle of a turn poorly asks for more."""
         return 2
 
+    def value_scale(self) -> float:
+        """Points of ``evaluate`` lead over the best rival that a search reads
+        as a win chance of about 0.73 (the scale of a logistic)."""
+        return 4.0
+
+    def exploration(self) -> float:
+        """The UCT exploration constant that suits the spread of the values
+        ``value_scale`` gives (a search spec's ``c`` overrides it)."""
+        return 1.4
+
     def evaluate_after(self, actions: list[int], player: int) -> list[float]:
         """``player``'s ``evaluate`` of the position after each of ``actions``
         (legal here): the one-step look greedy plays by and MCTS orders its
@@ -445,8 +455,18 @@ class DelegatingState(State):
         heuristics = getattr(self, "heuristics", None)
         return heuristics.evaluate(self, player) if heuristics else super().evaluate(player)
 
+    # search settings: the game's heuristics module may set its own
     def rollout_depth(self) -> int:
-        return getattr(getattr(self, "heuristics", None), "ROLLOUT_DEPTH", super().rollout_depth())
+        return self._search_setting("ROLLOUT_DEPTH", super().rollout_depth())
+
+    def value_scale(self) -> float:
+        return self._search_setting("VALUE_SCALE", super().value_scale())
+
+    def exploration(self) -> float:
+        return self._search_setting("EXPLORATION", super().exploration())
+
+    def _search_setting(self, name: str, default: Any) -> Any:
+        return getattr(getattr(self, "heuristics", None), name, default)
 
     def evaluate_after(self, actions: list[int], player: int) -> list[float]:
         # a game's heuristics may value a move without playing it (None: not here)
