@@ -13,7 +13,7 @@ def test_list_games_gives_options_defaults_and_player_counts():
     defaults = {o["name"]: o["default"] for o in kiln["options"]}
     assert defaults == {
         "players": 2, "goal": 17, "variant": "standard", "heat_tokens": (),
-        "erase_rule": False, "turn_limit": 300,
+        "erase_rule": False, "turn_limit": 300, "advanced_scoring": "per_colour",
     }
 
 
@@ -31,7 +31,7 @@ def test_unknown_game_lists_the_known_ones():
 
 
 def test_unknown_option_lists_the_options():
-    with pytest.raises(ValueError, match=r"unknown option 'colour' for kiln; options are: erase_rule, goal"):
+    with pytest.raises(ValueError, match=r"unknown option 'colour' for kiln; options are: advanced_scoring, erase_rule, goal"):
         tileworks.load_game("kiln", colour="red")
 
 

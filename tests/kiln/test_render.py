@@ -11,10 +11,11 @@ from tileworks.games.kiln.render import render_rich, render_svg, render_text
 SINGLES = ["RBGYRB", "GYRBGY", "RBGYRB", "GYRBGY", "RBGYRB", "GYRBGY"]
 
 
-def table(**options):
+def table(points=None, **options):
     game = tileworks.load_game("kiln", **options)
     return position(game, kiln=SINGLES, outer={"tile": "K", "cell": "d1"},
-                    warehouses={"red": ["#####", ".....", ".....", ".....", "....."]}, points=[3] + [0] * (game.num_players() - 1))
+                    warehouses={"red": ["#####", ".....", ".....", ".....", "....."]},
+                    points=points or [3] + [0] * (game.num_discs - 1))
 
 
 def test_text_shows_kiln_outer_tile_warehouses_scores_and_goal():
@@ -27,9 +28,22 @@ def test_text_shows_kiln_outer_tile_warehouses_scores_and_goal():
     assert " 1 # # # # #" in text
 
 
-def test_advanced_variant_shows_two_warehouses_per_player():
-    text = render_text(table(variant="advanced").view())
-    for title in ("P1 red", "P1 green", "P2 blue", "P2 yellow"):
+def test_advanced_variant_shows_two_warehouses_per_player_each_with_its_disc():
+    # discs by colour: red 3, blue 0, green 5, yellow 1
+    view = table(variant="advanced", points=[3, 0, 5, 1]).view()
+    text = render_text(view)
+    for title in ("P1 red 3/17", "P1 green 5/17", "P2 blue 0/17", "P2 yellow 1/17"):
+        assert title in text
+    assert [seat["points"] for seat in view["seats"]] == [5, 1]  # each player's higher disc
+    svg = render_svg(view)
+    for title in ("P1 red 3", "P1 green 5", "P2 blue 0", "P2 yellow 1"):
+        assert title in svg
+
+
+def test_advanced_variant_with_combined_scoring_shows_one_score_per_player():
+    text = render_text(table(variant="advanced", advanced_scoring="combined", points=[4, 2]).view())
+    assert "one score a player" in text.splitlines()[0]
+    for title in ("P1 red 4/17", "P1 green 4/17", "P2 blue 2/17", "P2 yellow 2/17"):
         assert title in text
 
 

@@ -96,6 +96,24 @@ def test_reaching_the_goal_wins_at_once():
     assert state.returns() == [1.0, 0.0]
 
 
+def test_a_winning_sale_ends_the_game_before_its_lines_are_erased():
+    # ruling 17: the win is declared first, so the sold rows stay painted
+    full_rows = ["#####", "#####", "..#..", ".....", "....."]
+    state = position(kiln(), kiln=SINGLES, phase="sale", points=[15, 0], warehouses={"red": full_rows})
+    play(state, "$r12")
+    assert state.is_terminal() and state.scores() == [18, 0]
+    assert warehouse(state) == full_rows
+    assert state.view()["seats"][0]["warehouses"][0] == full_rows
+
+
+def test_a_sale_short_of_the_goal_erases_its_lines():
+    state = position(kiln(), kiln=SINGLES, phase="sale", points=[13, 0],
+                     warehouses={"red": ["#####", "#####", "..#..", ".....", "....."]})
+    play(state, "$r12")
+    assert not state.is_terminal() and state.scores() == [16, 0]
+    assert warehouse(state) == [".....", ".....", "..#..", ".....", "....."]
+
+
 def test_turn_limit_safeguard_ends_in_a_draw():
     state = position(kiln(turn_limit=1), kiln=SINGLES)
     play(state, "c8", "p11")
@@ -310,6 +328,38 @@ def test_erase_rule_offers_nothing_with_an_empty_warehouse():
     assert state.current_player() == 1
 
 
+# Red's two largest groups tie at three tiles: a straight line b7-d7 and an L
+# (e5, e4, f4). The warehouse has only its bottom row free: the line fits
+# there, the L fits nowhere.
+LINE_AND_L = ["RRRGYB", "GYBYRY", "BGYRBG", "YBGRRB", "GRBGYG", "BYGRBY"]
+BOTTOM_ROW_FREE = ["#####"] * 4 + ["....."]
+
+
+def test_choosing_the_unplaceable_l_over_a_line_that_fits_skips_the_copy_without_an_erase():
+    # ruling 13: the erase rule is for a player who cannot copy any shape
+    state = position(kiln(erase_rule=True), kiln=LINE_AND_L, phase="group", warehouses={"red": BOTTOM_ROW_FREE})
+    assert legal(state) == ["b7", "e5"]  # the free choice among tied groups stays
+    play(state, "e5")
+    assert state.view()["phase"] == "sale"  # the four full rows may be sold; no erase step
+    assert "keep" not in legal(state) and not any(m.startswith("x") for m in legal(state))
+    assert warehouse(state) == BOTTOM_ROW_FREE
+
+
+def test_choosing_the_line_that_fits_copies_it():
+    state = position(kiln(erase_rule=True), kiln=LINE_AND_L, phase="group", warehouses={"red": BOTTOM_ROW_FREE})
+    play(state, "b7")
+    assert legal(state) == ["p51", "p52", "p53"]
+
+
+def test_erase_is_offered_when_no_tied_largest_group_fits():
+    # both tied groups need two free rows or three free cells side by side: neither fits
+    nothing_fits = ["#####", "#.#.#", "#####", ".#.#.", "#####"]
+    state = position(kiln(erase_rule=True), kiln=LINE_AND_L, warehouses={"red": nothing_fits})
+    play(state, "h3")  # a push through rank 3 leaves both groups as they are
+    assert state.view()["phase"] == "erase"  # no choice to make: every tied group is skipped alike
+    assert legal(state)[-1] == "keep" and len(legal(state)) == 20 + 1
+
+
 # -- advanced variant ------------------------------------------------------------------
 def test_advanced_variant_copies_first_colour_then_second():
     state = position(kiln(variant="advanced"), kiln=SINGLES)
@@ -323,23 +373,130 @@ def test_advanced_variant_copies_first_colour_then_second():
     assert state.current_player() == 1
 
 
-def test_advanced_variant_sells_first_warehouse_then_second():
+# In the advanced variant with per-colour scoring (the default) "points"
+# lists the discs by colour: red, blue, green, yellow.
+RED_ROW_GREEN_COLUMN = {"red": ["#####"] + ["....."] * 4, "green": ["#...."] * 5}
+
+
+def test_advanced_variant_sells_first_warehouse_then_second_each_moving_its_own_disc():
     state = position(kiln(variant="advanced"), kiln=BLACK_ON_B2, outer={"tile": "G", "cell": "h7"}, phase="sale",
-                     warehouses={"red": ["#####"] + ["....."] * 4, "green": ["#...."] * 5})
+                     points=[4, 0, 7, 0], warehouses=RED_ROW_GREEN_COLUMN)
     assert state.view()["colour"] == "red"
     play(state, "$r1")
     assert state.view()["colour"] == "green"
     play(state, "$c1")
-    assert state.scores() == [2, 0]
+    assert state.to_json()["state"]["points"] == [5, 0, 8, 0]  # red 4 -> 5, green 7 -> 8
+    assert state.scores() == [8, 0]  # a player's score is their higher disc
+    assert [seat["discs"] for seat in state.view()["seats"]] == [[5, 8], [0, 0]]
     assert state.current_player() == 1
 
 
+def test_advanced_variant_with_combined_scoring_adds_both_sales_to_one_score():
+    state = position(kiln(variant="advanced", advanced_scoring="combined"), kiln=BLACK_ON_B2,
+                     outer={"tile": "G", "cell": "h7"}, phase="sale", points=[4, 0], warehouses=RED_ROW_GREEN_COLUMN)
+    play(state, "$r1", "$c1")
+    assert state.scores() == [6, 0]
+
+
+def test_advanced_variant_wins_when_either_disc_reaches_the_goal():
+    state = position(kiln(variant="advanced"), kiln=SINGLES, phase="sale", points=[3, 0, 16, 0],
+                     warehouses=RED_ROW_GREEN_COLUMN)
+    play(state, "$r1")  # red 3 -> 4: nothing yet
+    assert not state.is_terminal()
+    play(state, "$c1")  # green 16 -> 17: the goal
+    assert state.is_terminal() and state.returns() == [1.0, 0.0] and state.scores() == [17, 0]
+
+
+def test_advanced_variant_per_colour_discs_do_not_add_up_to_the_goal():
+    # 9 + 9 would reach 17 on one combined score, but each disc stands alone
+    state = position(kiln(variant="advanced"), kiln=SINGLES, phase="sale", points=[8, 0, 8, 0],
+                     warehouses=RED_ROW_GREEN_COLUMN)
+    play(state, "$r1", "$c1")
+    assert not state.is_terminal() and state.scores() == [9, 0]
+
+
 def test_advanced_variant_checks_the_win_after_each_scoring():
-    state = position(kiln(variant="advanced"), kiln=SINGLES, phase="sale", points=[16, 0],
-                     warehouses={"red": ["#####"] + ["....."] * 4, "green": ["#...."] * 5})
+    state = position(kiln(variant="advanced"), kiln=SINGLES, phase="sale", points=[16, 0, 0, 0],
+                     warehouses=RED_ROW_GREEN_COLUMN)
     play(state, "$r1")
     assert state.is_terminal() and state.returns() == [1.0, 0.0]
     assert warehouse(state, "green") == ["#...."] * 5  # never sold
+
+
+def test_advanced_scoring_is_checked():
+    with pytest.raises(ValueError, match="advanced_scoring"):
+        kiln(variant="advanced", advanced_scoring="sum")
+
+
+# Red and green each have a line of six (rank 7 and rank 2): too long for any warehouse.
+RED_AND_GREEN_LINES = ["RRRRRR", "BYRYBY", "YBYBGB", "BRBYGY", "YBYGBR", "GGGGGG"]
+
+
+def test_advanced_variant_erases_once_a_turn_when_both_copies_are_skipped():
+    # ruling 14: two skipped copies still earn one erase
+    state = position(kiln(variant="advanced", erase_rule=True), kiln=RED_AND_GREEN_LINES,
+                     warehouses={"red": CHECKERBOARD, "green": CHECKERBOARD})
+    play(state, "h4")  # a push through rank 4 leaves both lines whole
+    assert state.view()["colour"] == "red" and state.view()["phase"] == "erase"
+    play(state, "x11")
+    assert warehouse(state, "red")[0] == "..#.#"
+    assert warehouse(state, "green") == CHECKERBOARD  # no second erase
+    assert state.current_player() == 1
+
+
+def test_advanced_variant_erase_may_go_to_the_second_warehouse_instead():
+    state = position(kiln(variant="advanced", erase_rule=True), kiln=RED_AND_GREEN_LINES,
+                     warehouses={"red": CHECKERBOARD, "green": CHECKERBOARD})
+    play(state, "h4")
+    keep = next(choice for choice in state.choices() if choice["move"] == "keep")
+    assert keep["label"] == "erase in green instead"
+    play(state, "keep")
+    assert state.view()["colour"] == "green" and state.view()["phase"] == "erase"
+    play(state, "x55")
+    assert warehouse(state, "green")[4] == "#.#.."
+    assert warehouse(state, "red") == CHECKERBOARD
+    assert state.current_player() == 1
+
+
+def test_advanced_variant_erase_only_where_the_copy_was_skipped():
+    # green's line of six is skipped; red copies its single tiles as usual
+    rows = ["YRYRBR", "RGBBRB", "YRBRYG", "GYYBYB", "BRBRYY", "GGGGGG"]
+    state = position(kiln(variant="advanced", erase_rule=True), kiln=rows,
+                     warehouses={"red": CHECKERBOARD, "green": CHECKERBOARD})
+    play(state, "h4", "p12")
+    assert state.view()["colour"] == "green" and state.view()["phase"] == "erase"
+    play(state, "keep")
+    assert state.current_player() == 1
+
+
+# -- heat tokens in the advanced variant (ruling 16) ---------------------------------
+def test_heat_token_reached_by_the_first_of_two_movements_gives_an_extra_turn():
+    # combined score 2: red's two rows take it to 5 (a token), green's column to 6
+    state = position(kiln(variant="advanced", advanced_scoring="combined", heat_tokens=[5]), kiln=BLACK_ON_B2,
+                     outer={"tile": "G", "cell": "h7"}, phase="sale", points=[2, 0],
+                     warehouses={"red": ["#####", "#####"] + ["....."] * 3, "green": ["#...."] * 5})
+    play(state, "$r12", "$c1")
+    assert state.scores() == [6, 0]
+    assert state.current_player() == 0
+
+
+def test_heat_token_reached_by_either_disc_gives_an_extra_turn():
+    # per colour: red stays short of 5, green lands on it
+    state = position(kiln(variant="advanced", heat_tokens=[5]), kiln=BLACK_ON_B2,
+                     outer={"tile": "G", "cell": "h7"}, phase="sale", points=[2, 0, 4, 0],
+                     warehouses=RED_ROW_GREEN_COLUMN)
+    play(state, "$r1", "$c1")  # red 2 -> 3, green 4 -> 5
+    assert state.current_player() == 0
+
+
+def test_two_movements_on_tokens_still_give_one_extra_turn():
+    state = position(kiln(variant="advanced", heat_tokens=[5, 8]), kiln=BLACK_ON_B2,
+                     outer={"tile": "G", "cell": "h7"}, phase="sale", points=[4, 0, 7, 0],
+                     warehouses=RED_ROW_GREEN_COLUMN)
+    play(state, "$r1", "$c1")  # red 4 -> 5, green 7 -> 8: both on tokens
+    assert state.current_player() == 0
+    play(state, "c8", "p11", "p11")  # the extra turn: coloured tile out, nothing sold
+    assert state.current_player() == 1
 
 
 def test_advanced_variant_needs_two_players():
@@ -357,3 +514,14 @@ def test_setup_draws_each_kiln_tile_from_what_is_left():
     assert state.chance_outcomes()[0][1] == pytest.approx(9 / 27)
     with pytest.raises(IllegalActionError, match="red"):
         play(state, "red")
+
+
+def test_the_observation_carries_every_disc_by_colour():
+    # red 3, blue 0, green 10, yellow 17 of 17
+    state = position(kiln(variant="advanced"), kiln=SINGLES, points=[3, 0, 10, 16])
+    discs = state.observation_tensor(0)[355:359]
+    assert discs == pytest.approx([3 / 17, 0.0, 10 / 17, 16 / 17])
+    combined = position(kiln(variant="advanced", advanced_scoring="combined"), kiln=SINGLES, points=[3, 8])
+    assert combined.observation_tensor(0)[355:359] == pytest.approx([3 / 17, 8 / 17, 3 / 17, 8 / 17])
+    standard = position(kiln(players=3), kiln=SINGLES, points=[1, 2, 4])
+    assert standard.observation_tensor(0)[355:359] == pytest.approx([1 / 17, 2 / 17, 4 / 17, 0.0])

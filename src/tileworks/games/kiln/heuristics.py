@@ -83,9 +83,17 @@ def evaluate(state: "KilnState", seat: int) -> float:
     return value
 
 
-def _standing(state: "KilnState", seat: int) -> float:
-    """The seat's points and the value of its warehouses."""
-    return state.points[seat] + sum(warehouse_value(state.warehouses[c]) for c in state._game.colours[seat])
+def _standing(state: "KilnState", seat: int, colour: int = -1, gain: float = 0.0) -> float:
+    """The seat's points and the value of its warehouses, with ``gain``
+    added to ``colour``'s; when each colour scores on its own disc, the
+    better of its colours (the first disc at the goal wins)."""
+    game = state._game
+    colours = game.colours[seat]
+    if game.per_colour:
+        return max(
+            state.points[c] + warehouse_value(state.warehouses[c]) + (gain if c == colour else 0.0) for c in colours
+        )
+    return state.points[seat] + sum(warehouse_value(state.warehouses[c]) for c in colours) + gain
 
 
 def pending_gain(state: "KilnState") -> float:
@@ -99,26 +107,33 @@ def pending_gain(state: "KilnState") -> float:
     group from one that copies a single tile.
     """
     phase = state.phase
+    seat = state.player
     if phase in (PLACING, SELLING):
-        warehouse = state.warehouses[state.mover_colour()]
+        colour = state.mover_colour()
+        warehouse = state.warehouses[colour]
+        to_goal = state._game.goal - state.points[state._game.disc_of[colour]]
         if phase == PLACING:
-            best = max(_with_sale(warehouse | placed) for placed in placements(state.pending, warehouse))
+            best = max(_with_sale(warehouse | placed, to_goal) for placed in placements(state.pending, warehouse))
         else:
-            best = _with_sale(warehouse)
-        return best - warehouse_value(warehouse)
+            best = _with_sale(warehouse, to_goal)
+        gain = best - warehouse_value(warehouse)
+        if state._game.per_colour:
+            return _standing(state, seat, colour, gain) - _standing(state, seat)
+        return gain
     if phase in (CHOOSING, ERASING):  # rare: look one decision ahead
-        seat = state.player
         return max(state.evaluate_after(state.legal_actions(), seat)) - _standing(state, seat)
     return 0.0
 
 
-def _with_sale(warehouse: int) -> float:
-    """The warehouse's value, or the best sale's price plus what it leaves."""
+def _with_sale(warehouse: int, to_goal: int) -> float:
+    """The warehouse's value, or the best sale's price plus what it leaves
+    (a sale of ``to_goal`` points or more wins before its lines are erased)."""
     best = warehouse_value(warehouse)
     for lines, masks in ((complete_rows(warehouse), ROW_MASKS), (complete_columns(warehouse), COLUMN_MASKS)):
         for subset in submasks(lines):
-            sold = line_cells(subset, masks)
-            best = max(best, price(subset.bit_count()) + warehouse_value(warehouse & ~sold))
+            gained = price(subset.bit_count())
+            left = warehouse if gained >= to_goal else warehouse & ~line_cells(subset, masks)
+            best = max(best, gained + warehouse_value(left))
     return best
 
 

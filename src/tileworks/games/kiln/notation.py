@@ -74,8 +74,21 @@ def describe_decision(state: "KilnState") -> str:
     if phase == k.PLACING:
         return _("{who} chooses where to paint the {colour} shape", who=who, colour=colour)
     if phase == k.ERASING:
-        return _("{who} may erase one painted {colour} cell (the shape fits nowhere)", who=who, colour=colour)
+        later = _later_erase_colour(state)
+        if later is not None:
+            return _("{who} may erase one painted {colour} cell, or keep and look at {other} (no largest group fits)",
+                     who=who, colour=colour, other=gettext(k.COLOUR_NAMES[later]))
+        return _("{who} may erase one painted {colour} cell (no largest group fits)", who=who, colour=colour)
     return _("{who} may sell complete rows or columns of the {colour} warehouse", who=who, colour=colour)
+
+
+def _later_erase_colour(state: "KilnState") -> int | None:
+    """In the advanced variant's erase step: the other warehouse that keep
+    moves on to, if its copy was skipped too and it has a cell to erase."""
+    for colour in state._game.colours[state.player][state.step + 1 :]:
+        if state.skipped >> colour & 1 and state.warehouses[colour]:
+            return colour
+    return None
 
 
 def action_to_string(state: "KilnState", action: int) -> str:
@@ -120,6 +133,9 @@ def describe_move(state: "KilnState", action: int) -> str:
     'sell rows 3, 5 (3 points)'
     """
     if action == k.KEEP:
+        later = _later_erase_colour(state) if state is not None else None
+        if later is not None:
+            return _("erase in {colour} instead", colour=gettext(k.COLOUR_NAMES[later]))
         return _("erase nothing")
     if action == k.NO_SALE:
         return _("sell nothing")
@@ -273,7 +289,8 @@ def state_fields(state: "KilnState") -> dict[str, Any]:
         "phase": k.PHASE_NAMES[state.phase],
         "step": state.step,
         "pending": _mask_rows(state.pending, 5, 5) if state.pending else None,
-        "turn_points": state.turn_points,
+        "heated": state.heated,
+        "skipped": [k.COLOUR_NAMES[c] for c in game.owned if state.skipped >> c & 1],
         "turns": state.turns,
         "winner": state.winner,
     }
@@ -346,13 +363,22 @@ def state_from_fields(game: "KilnGame", fields: dict[str, Any]) -> "KilnState":
         state.warehouses[colour] = _rows_to_mask(_read_rows(houses[name], f"warehouses.{name}", 5, "#."), 5)
 
     points = fields.get("points")
-    if not isinstance(points, list) or len(points) != game.players or not all(
+    if not isinstance(points, list) or len(points) != game.num_discs or not all(
         type(p) is int and p >= 0 for p in points
     ):
-        raise field_error("points", f"expected {game.players} non-negative integers")
+        discs = "one per colour: red, blue, green, yellow" if game.per_colour else "one per seat"
+        raise field_error("points", f"expected {game.num_discs} non-negative integers ({discs})")
     state.points = list(points)
     state.turns = read_int(fields, "turns", 0, game.turn_limit)
-    state.turn_points = read_int(fields, "turn_points", 0, 1000)
+    heated = fields.get("heated", False)
+    if type(heated) is not bool:
+        raise field_error("heated", "expected true or false")
+    state.heated = heated
+    skipped = fields.get("skipped", [])
+    names = [k.COLOUR_NAMES[c] for c in game.owned]
+    if not isinstance(skipped, list) or not all(name in names for name in skipped):
+        raise field_error("skipped", f"expected a list of owned colours ({', '.join(names)})")
+    state.skipped = sum(1 << k.COLOUR_NAMES.index(name) for name in set(skipped))
     state.winner = read_int(fields, "winner", -1, game.players - 1)
     state.step = read_int(fields, "step", 0, len(game.colours[0]) - 1)
     to_move = fields.get("to_move")
@@ -366,7 +392,7 @@ def state_from_fields(game: "KilnGame", fields: dict[str, Any]) -> "KilnState":
         raise field_error("to_move", f"{to_move!r} does not fit phase {phase_name!r}")
     state.player = to_move
     if state.phase == k.OVER:
-        won = state.winner >= 0 and state.points[state.winner] >= game.goal
+        won = state.winner >= 0 and state.scores()[state.winner] >= game.goal
         if not won and state.turns != game.turn_limit:
             raise field_error("winner", "a finished game needs a winner at the goal or the turn limit reached")
     elif state.winner != -1:
@@ -378,6 +404,8 @@ def state_from_fields(game: "KilnGame", fields: dict[str, Any]) -> "KilnState":
             raise field_error("pending", "expected a non-empty shape touching the warehouse's top and left edges")
     elif pending is not None:
         raise field_error("pending", "only the place step has a pending shape")
+    if state.phase == k.ERASING and not state.skipped >> state.mover_colour() & 1:
+        raise field_error("skipped", "the erase step needs the copy of the colour in play to have been skipped")
     if not state.is_terminal() and not state.legal_actions():
         raise field_error("phase", f"phase {phase_name!r} has no legal action in this position")
     return state
@@ -394,12 +422,13 @@ def position(game: "KilnGame", **fields: Any) -> "KilnState":
     base: dict[str, Any] = {
         "outer": {"tile": "K", "cell": "b8"},
         "warehouses": {k.COLOUR_NAMES[c]: ["....."] * 5 for c in game.owned},
-        "points": [0] * game.players,
+        "points": [0] * game.num_discs,
         "to_move": 0,
         "phase": "push",
         "step": 0,
         "pending": None,
-        "turn_points": 0,
+        "heated": False,
+        "skipped": [],
         "turns": 0,
         "winner": -1,
     }
@@ -416,6 +445,7 @@ def view(state: "KilnState", viewer: int = SPECTATOR) -> dict[str, Any]:
     game = state._game
     check_viewer(viewer, game.players)
     moving = state.player >= 0
+    scores = state.scores()
     return {
         "game": "kiln",
         "viewer": viewer,
@@ -423,6 +453,7 @@ def view(state: "KilnState", viewer: int = SPECTATOR) -> dict[str, Any]:
         "variant": game.variant,
         "heat_tokens": list(game.heat_tokens),
         "erase_rule": game.erase_rule,
+        "advanced_scoring": game.advanced_scoring if game.variant == "advanced" else None,
         "turn": state.turns + (0 if state.phase == k.OVER else 1),
         "turn_limit": game.turn_limit,
         "kiln": kiln_rows(state),
@@ -434,7 +465,9 @@ def view(state: "KilnState", viewer: int = SPECTATOR) -> dict[str, Any]:
             {
                 "name": seat_name(seat),
                 "colours": [k.COLOUR_NAMES[c] for c in game.colours[seat]],
-                "points": state.points[seat],
+                "points": scores[seat],
+                # the score disc that each colour's sales move, in the order of "colours"
+                "discs": [state.points[game.disc_of[c]] for c in game.colours[seat]],
                 "warehouses": [_mask_rows(state.warehouses[c], 5, 5) for c in game.colours[seat]],
             }
             for seat in range(game.players)

@@ -24,8 +24,8 @@ MAX_SEATS = 4
 
 def tensor_size(game: "KilnGame") -> int:
     # kiln planes, outer tile, its cell, warehouses, pending shape, phase,
-    # colour in play, seat to move, viewer, points, turns
-    return 5 * 36 + 5 + 24 + 4 * 25 + 25 + len(PHASE_NAMES) + 4 + MAX_SEATS + MAX_SEATS + MAX_SEATS + 1
+    # colour in play, seat to move, viewer, each colour's score disc, turns
+    return 5 * 36 + 5 + 24 + 4 * 25 + 25 + len(PHASE_NAMES) + 4 + MAX_SEATS + MAX_SEATS + 4 + 1
 
 
 def observation_tensor(state: "KilnState", player: int) -> list[float]:
@@ -42,6 +42,8 @@ def observation_tensor(state: "KilnState", player: int) -> list[float]:
     t.one_hot(4, state.mover_colour() if state.player >= 0 else -1)
     t.one_hot(MAX_SEATS, state.player)
     t.one_hot(MAX_SEATS, player)
-    t.fractions([min(p, game.goal) for p in state.points], game.goal, MAX_SEATS)
+    # the disc each colour moves (its own, or its owner's); unowned colours 0
+    discs = [min(state.points[d], game.goal) if d >= 0 else 0 for d in game.disc_of]
+    t.fractions(discs, game.goal, 4)
     t.fraction(state.turns, game.turn_limit)
     return t.values

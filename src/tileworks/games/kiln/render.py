@@ -116,14 +116,16 @@ def layout(view: dict[str, Any]) -> list[list[Segment]]:
         header += "  " + _("heat {cells}", cells=" ".join(map(str, view["heat_tokens"])))
     if view["variant"] == "advanced":
         header += "  " + _("advanced")
+        if view["advanced_scoring"] == "combined":
+            header += "  " + _("one score a player")
     if view["erase_rule"]:
         header += "  " + _("erase rule")
     lines: list[list[Segment]] = [[(header, "bold")]]
     lines += _kiln_lines(view)
     blocks = []
     for seat in view["seats"]:
-        for colour, rows in zip(seat["colours"], seat["warehouses"], strict=True):
-            title = f"{seat['name']} {gettext(colour)} {seat['points']}/{view['goal']}"
+        for colour, disc, rows in zip(seat["colours"], seat["discs"], seat["warehouses"], strict=True):
+            title = f"{seat['name']} {gettext(colour)} {disc}/{view['goal']}"
             blocks.append(_warehouse_block(title, COLOUR_STYLE[colour], rows))
     for start in range(0, len(blocks), 4):
         lines += _side_by_side(blocks[start : start + 4])
@@ -198,8 +200,8 @@ def render_svg(view: dict[str, Any], cell: int = 28) -> str:
     left = pad
     for seat_index, seat in enumerate(view["seats"]):
         mover = view["to_move"] == seat_index
-        for colour, rows in zip(seat["colours"], seat["warehouses"], strict=True):
-            svg.text(left, top + 10, f'{seat["name"]} {gettext(colour)} {seat["points"]}', anchor="start",
+        for colour, disc, rows in zip(seat["colours"], seat["discs"], seat["warehouses"], strict=True):
+            svg.text(left, top + 10, f'{seat["name"]} {gettext(colour)} {disc}', anchor="start",
                      font_weight="bold" if mover else None)
             for r, row in enumerate(rows):
                 for c, ch in enumerate(row):

@@ -6,13 +6,16 @@ A turn is a chain of decisions by the same player:
 2. **group** - choose among tied largest groups of your colour (skipped when
    they all lead to the same result);
 3. **place** - choose where the copy goes in your warehouse (compulsory when
-   it fits anywhere; skipped when exactly one place fits), or, with the erase
-   rule and a shape that fits nowhere, **erase** one painted cell or keep;
-4. **sale** - sell a set of complete rows, a set of complete columns, or pass
+   it fits anywhere; skipped when exactly one place fits);
+4. **erase** - with the erase rule, when none of the tied largest groups
+   fits: erase one painted cell or keep (once a turn);
+5. **sale** - sell a set of complete rows, a set of complete columns, or pass
    (skipped when nothing is complete).
 
 In the advanced variant steps 2-3 run for each of the player's two colours,
-then step 4 for each warehouse in the same order.
+then step 4 once, then step 5 for each warehouse in the same order. Each
+colour scores on its own disc there (``advanced_scoring="per_colour"``) or
+both add to one score (``"combined"``).
 
 >>> import tileworks
 >>> state = tileworks.load_game("kiln").new_initial_state()
@@ -105,6 +108,15 @@ class KilnGame(Game):
             for colour in colours:
                 self.owner[colour] = seat
         self.owned = [c for c in range(4) if self.owner[c] >= 0]
+        #: each colour scores on its own disc (advanced variant, per colour)
+        #: or on its owner's one disc
+        self.advanced_scoring: str = options["advanced_scoring"]
+        self.per_colour = self.variant == "advanced" and self.advanced_scoring == "per_colour"
+        self.num_discs = 4 if self.per_colour else self.players
+        #: the score disc each colour moves (-1: nobody owns the colour)
+        self.disc_of = [c if self.per_colour else self.owner[c] for c in range(4)]
+        #: the discs each seat owns, in the order of its colours
+        self.seat_discs = tuple(tuple(dict.fromkeys(self.disc_of[c] for c in cs)) for cs in self.colours)
 
     def num_distinct_actions(self) -> int:
         return NUM_ACTIONS
@@ -144,7 +156,8 @@ class KilnState(DelegatingState):
         "phase",
         "step",
         "pending",
-        "turn_points",
+        "heated",
+        "skipped",
         "turns",
         "winner",
     )
@@ -158,15 +171,20 @@ class KilnState(DelegatingState):
         self.outer_cell = -1
         #: one warehouse bitboard per colour (unowned colours stay empty)
         self.warehouses = [0, 0, 0, 0]
-        self.points = [0] * game.players
+        #: one score disc per seat, or per colour in the advanced variant
+        #: with per-colour scoring (``game.disc_of`` maps colours to discs)
+        self.points = [0] * game.num_discs
         self.player = CHANCE
         self.phase = FILL
         #: index into the mover's colours during the copy and sale steps
         self.step = 0
         #: the shape being placed (warehouse frame) during the place step
         self.pending = 0
-        #: points scored so far this turn (heat tokens need to know it moved)
-        self.turn_points = 0
+        #: a score movement this turn ended exactly on a heat token
+        self.heated = False
+        #: colours whose copy was skipped this turn because none of the tied
+        #: largest groups fitted (bitmask): the erase rule may erase there
+        self.skipped = 0
         self.turns = 0
         self.winner = -1
 
@@ -260,9 +278,11 @@ class KilnState(DelegatingState):
         elif phase == PLACING:
             self._paint(self._placement_at(action - PLACE))
         elif phase == ERASING:
-            if action != KEEP:
+            if action == KEEP:
+                self._offer_erase(self.step + 1)
+            else:
                 self.warehouses[self.mover_colour()] &= ~(1 << (action - ERASE))
-            self._next_copy()
+                self._begin_sales()
         elif phase == SELLING:
             self._sell(action)
         elif phase == FILL:
@@ -289,7 +309,8 @@ class KilnState(DelegatingState):
         self.player = seat
         self.phase = PUSHING
         self.step = 0
-        self.turn_points = 0
+        self.heated = False
+        self.skipped = 0
 
     def _push(self, border: int) -> None:
         out = board.push(self.masks, self.outer_tile, border)
@@ -312,17 +333,29 @@ class KilnState(DelegatingState):
     def _copy(self, group: int) -> None:
         """Copy ``group`` (compulsory where it fits) or skip it."""
         _, shape = board.shape_of(group)
-        warehouse = self.warehouses[self.mover_colour()]
+        colour = self.mover_colour()
+        warehouse = self.warehouses[colour]
         fits = board.placements(shape, warehouse) if shape else []
         if len(fits) == 1:
             self._paint(fits[0])
         elif fits:
             self.pending = shape
             self.phase = PLACING
-        elif self._game.erase_rule and warehouse:
-            self.phase = ERASING
         else:
+            if not self._any_largest_fits(colour):
+                self.skipped |= 1 << colour
             self._next_copy()
+
+    def _any_largest_fits(self, colour: int) -> bool:
+        """Whether some largest group of ``colour`` could be copied: the
+        erase rule applies only when none can (a shape that fits nowhere,
+        chosen over one that fits, earns no erase)."""
+        warehouse = self.warehouses[colour]
+        for group in board.largest_groups(self.masks[colour]):
+            _, shape = board.shape_of(group)
+            if shape and board.placements(shape, warehouse):
+                return True
+        return False
 
     def _paint(self, placed: int) -> None:
         self.warehouses[self.mover_colour()] |= placed
@@ -333,9 +366,27 @@ class KilnState(DelegatingState):
         self.step += 1
         if self.step < len(self._game.colours[self.player]):
             self._begin_copy()
+        elif self._game.erase_rule and self.skipped:
+            self._offer_erase(0)
         else:
-            self.step = 0
-            self._begin_sale()
+            self._begin_sales()
+
+    def _offer_erase(self, step: int) -> None:
+        """The erase step in the first warehouse from ``step`` on whose copy
+        was skipped and which has a cell to erase; keep there moves on to
+        the next such warehouse, so one erase a turn can go to either."""
+        colours = self._game.colours[self.player]
+        for index in range(step, len(colours)):
+            colour = colours[index]
+            if self.skipped >> colour & 1 and self.warehouses[colour]:
+                self.step = index
+                self.phase = ERASING
+                return
+        self._begin_sales()
+
+    def _begin_sales(self) -> None:
+        self.step = 0
+        self._begin_sale()
 
     def _begin_sale(self) -> None:
         warehouse = self.warehouses[self.mover_colour()]
@@ -350,16 +401,20 @@ class KilnState(DelegatingState):
                 subset, masks = action - SELL_COLUMNS + 1, COLUMN_MASKS
             else:
                 subset, masks = action - SELL_ROWS + 1, ROW_MASKS
-            self.warehouses[self.mover_colour()] &= ~board.line_cells(subset, masks)
+            game = self._game
+            colour = self.mover_colour()
             gained = board.price(subset.bit_count())
             note(self.player, gained)
-            self.points[self.player] += gained
-            self.turn_points += gained
-            if self.points[self.player] >= self._game.goal:
+            disc = game.disc_of[colour]
+            self.points[disc] += gained
+            if self.points[disc] in game.heat_tokens:
+                self.heated = True
+            if self.points[disc] >= game.goal:  # the win comes before the sold lines are erased
                 self.winner = self.player
                 self.phase = OVER
                 self.player = TERMINAL
                 return
+            self.warehouses[colour] &= ~board.line_cells(subset, masks)
         self._next_sale()
 
     def _next_sale(self) -> None:
@@ -380,8 +435,7 @@ class KilnState(DelegatingState):
         seat = self.player
         # the outer tile is still the one this turn's push released
         black_out = self.outer_tile == BLACK
-        heated = self.turn_points > 0 and self.points[seat] in game.heat_tokens
-        if not (black_out or heated):
+        if not (black_out or self.heated):
             seat = (seat + 1) % game.players
         self._start_turn(seat)
 
@@ -395,7 +449,10 @@ class KilnState(DelegatingState):
         return [1.0 / players] * players
 
     def scores(self) -> list[int]:
-        return list(self.points)
+        """Each seat's score: its disc, or its higher disc when each colour
+        scores on its own."""
+        points = self.points
+        return [max(points[d] for d in discs) for discs in self._game.seat_discs]
 
     # -- copying --------------------------------------------------------------
     def clone(self) -> "KilnState":
@@ -412,7 +469,8 @@ class KilnState(DelegatingState):
         other.phase = self.phase
         other.step = self.step
         other.pending = self.pending
-        other.turn_points = self.turn_points
+        other.heated = self.heated
+        other.skipped = self.skipped
         other.turns = self.turns
         other.winner = self.winner
         return other
