@@ -342,7 +342,7 @@ class KilnState(DelegatingState):
             self.pending = shape
             self.phase = PLACING
         else:
-            if not self._any_largest_fits(colour):
+            if self._game.erase_rule and not self._any_largest_fits(colour):
                 self.skipped |= 1 << colour
             self._next_copy()
 
