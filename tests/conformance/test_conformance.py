@@ -154,6 +154,22 @@ def check_views_hide_what_they_must(state, rng):
             assert other.legal_actions() == state.legal_actions()
 
 
+def check_resampling_agrees_with_history(state, game, rng):
+    """A resampled state's history replays, move by move legally, to exactly
+    that state: the deal never contradicts what play revealed (a forced
+    discard says what the discarder did not hold), and the history never
+    carries the true hands behind a resampled deal."""
+    for seat in range(game.num_players()):
+        other = state.resample_hidden(seat, rng)
+        assert len(other.history()) == len(state.history())
+        if other == state:  # nothing hidden was dealt anew: the shadow replay already covers it
+            continue
+        replayed = game.new_initial_state()
+        for action in other.history():
+            replayed.apply_action(action)  # raises if a resampled hand made a move illegal
+        assert replayed == other, "history() does not lead to the resampled state"
+
+
 def check_state(state, game, shadow, rng):
     player = state.current_player()
     assert player in (CHANCE, TERMINAL) or 0 <= player < game.num_players()
@@ -208,6 +224,8 @@ def check_state(state, game, shadow, rng):
         if not state.is_chance_node() and not state.is_terminal():
             check_every_choice_can_be_clicked(state)
     check_views_hide_what_they_must(state, rng)
+    if len(state.history()) % 3 == 0:
+        check_resampling_agrees_with_history(state, game, rng)
 
 
 @pytest.mark.parametrize("seed", range(PLAYOUTS))

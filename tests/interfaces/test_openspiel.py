@@ -125,3 +125,43 @@ def test_openspiel_bots_play_whole_games(name):
     assert state.is_terminal()
     assert sum(state.returns()) == pytest.approx(1.0)
     assert state.tileworks_state.is_terminal()
+
+
+def test_ismcts_plays_tiles_games_with_forced_discards():
+    """With mostly single-colour tiles, hands often hold nothing that fits:
+    ISMCTS resamples after forced discards at every search, and every deal it
+    gets replays legally to the state it stands for."""
+    from tileworks.games.tiles import DISCARD_HEAVY
+
+    game = pyspiel.load_game("tileworks_tiles", {"tile_set": DISCARD_HEAVY})
+    rng = np.random.RandomState(3)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=1.4, max_simulations=10, random_state=rng)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    checked = 0
+
+    def step(state):
+        nonlocal checked
+        if state.tileworks_state.evidence:  # a forced discard has happened
+            player = state.current_player()
+            other = state.resample_from_infostate(player, sampler)
+            assert other.information_state_string(player) == state.information_state_string(player)
+            assert other.tileworks_state == other.tileworks_state.game().state_from_json(other.tileworks_state.to_json())
+            checked += 1
+        return bot.step(state)
+
+    state = play(game.new_initial_state(), rng, step)
+    assert state.is_terminal()
+    assert state.tileworks_state.discards and checked > 0
+
+
+def test_resample_from_infostate_of_a_position_without_a_history():
+    from tileworks.games.tiles import position
+
+    tw = position(pyspiel.load_game("tileworks_tiles").tileworks_game,
+                  layout=[[0, 0, "wwww"], [0, -1, "wbww"]], hands=[["bbbb", "gggg"], ["gwgw", "ggww"]])
+    state = openspiel.SpielState(pyspiel.load_game("tileworks_tiles"), tw)
+    other = state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert other.tileworks_state.history() == []
+    assert other.tileworks_state.view(0) == tw.view(0)  # the layout and P1's hand, not an empty table
+    assert other.legal_actions() == state.legal_actions()

@@ -27,8 +27,9 @@ def test_views_are_kept_per_language(api):
     game_id, token = created["id"], created["seats"][0]["token"]
     japanese = api.client.get(f"/api/games/{game_id}?lang=ja", headers={"X-Seat-Token": token}).json()
     english = api.client.get(f"/api/games/{game_id}", headers={"X-Seat-Token": token}).json()
-    assert japanese["view"]["decision"] == "P1 が円のマスにタイルを置きます"
-    assert english["view"]["decision"] == "P1 places a tile on a circle square"
+    mover = f"P{english['view']['to_move'] + 1}"  # chance picked who starts
+    assert japanese["view"]["decision"] == f"{mover} が円のマスにタイルを置きます"
+    assert english["view"]["decision"] == f"{mover} places a tile on a circle square"
     cookie = api.client.get(f"/api/games/{game_id}", headers={"X-Seat-Token": token, "Cookie": "tileworks-lang=ja"})
     assert cookie.json()["view"]["decision"] == japanese["view"]["decision"]
 

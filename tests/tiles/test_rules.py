@@ -12,7 +12,7 @@ import random
 import pytest
 
 import tileworks
-from tileworks import SPECTATOR, IllegalActionError
+from tileworks import SPECTATOR, IllegalActionError, RecordError
 from tileworks.cli.main import parse_options
 from tileworks.core import sample_chance
 from tileworks.games.tiles import position
@@ -173,6 +173,110 @@ def test_resampling_keeps_what_the_seat_knows_and_deals_the_rest_anew():
         assert replay == other  # a history that really leads there
         seen_other_hands.add(tuple(tuple(h) for s, h in enumerate(fields["hands"]) if s != seat))
     assert len(seen_other_hands) > 1
+
+
+# -- what a forced discard reveals ----------------------------------------------------------
+# Only the all-white tile lies on the table when P1 discards: P1 held no tile
+# with a white triangle (any of them would have fitted against it).
+FORCED_DISCARD = [
+    "white,grey", "P1",
+    "bbbb", "gggg", "bggg", "bggg", "bbgg", "bbgg", "bgbg",  # P1's hand
+    "gwww", "gwww", "bwww", "bwww", "ggww", "ggww", "bbww",  # P2's hand
+    "wwww",  # the first tile, at 0,0
+    "bgbg", "discard gggg",  # P1 draws, nothing fits: a forced discard
+    "gwgw", "wbww@0,-1",  # P2 draws and plays below the first tile
+]
+
+
+def after(moves, **options):
+    state = tiles(**options).new_initial_state()
+    for move in moves:
+        state.apply_action(state.string_to_action(move))
+    return state
+
+
+def test_a_resampled_hand_never_holds_a_tile_that_fitted_at_a_forced_discard():
+    state = after(FORCED_DISCARD)
+    assert state.decision() == "P1 draws a tile"
+    seen = set()
+    for seed in range(200):
+        other = state.resample_hidden(1, random.Random(seed))  # P2 imagines P1's hand
+        p1_hand = other.view(0)["hand"]
+        assert len(p1_hand) == 7
+        assert not any("w" in code for code in p1_hand), f"seed {seed}: P1 could not have held {p1_hand}"
+        replay = tiles().new_initial_state()
+        for action in other.history():
+            replay.apply_action(action)  # the discard stays legal in the resampled history
+        assert replay == other  # and the history leads to the resampled hands, not the true ones
+        seen.add(tuple(p1_hand))
+    assert len(seen) > 5  # the hands that fit the evidence are dealt anew
+
+
+def test_resampling_after_a_forced_discard_is_uniform_over_the_hands_that_fit():
+    # Nine tiles without white are unseen by P2 (bbbb once; bbbg, bggg, bbgg,
+    # bgbg twice each; the one gggg was discarded). Every 7 of those 9 is an
+    # equally likely hand, so each tile is in it 7 times in 9.
+    state = after(FORCED_DISCARD)
+    tileset = tiles().tileset
+    copies = {code: n for code, n in zip(tileset.kinds, tileset.count) if "w" not in code and code != "gggg"}
+    assert sum(copies.values()) == 9
+    deals = 400
+    counts = dict.fromkeys(copies, 0)
+    for seed in range(deals):
+        for code in state.resample_hidden(1, random.Random(seed)).view(0)["hand"]:
+            counts[code] += 1
+    for code, n in copies.items():
+        assert counts[code] / (n * deals) == pytest.approx(7 / 9, abs=0.06), code
+
+
+def test_the_player_who_discarded_keeps_their_hand_when_they_resample():
+    state = after(FORCED_DISCARD)
+    mine = state.view(0)["hand"]
+    for seed in range(20):
+        other = state.resample_hidden(0, random.Random(seed))
+        assert other.view(0)["hand"] == mine
+        assert other.view(0) == state.view(0)
+
+
+def test_resampling_a_position_without_a_history_deals_without_replaying():
+    state = after(FORCED_DISCARD)
+    data = state.to_json()
+    data["history"] = []
+    data["state"]["hand_slots"] = [[], []]
+    data["state"]["private_to"] = []
+    bare = tiles().state_from_json(data)
+    other = bare.resample_hidden(1, random.Random(1))
+    assert other.history() == []
+    assert other.view(1) == bare.view(1)
+
+
+# -- records ------------------------------------------------------------------------------
+@pytest.mark.parametrize("field, value", [
+    ("layout", [[0, 0, "ww"]]), ("hands", [["bbb"], []]), ("discards", ["g"]), ("deck", {"": 1}),
+])
+def test_a_record_with_a_short_tile_code_names_the_field(field, value):
+    data = after(FORCED_DISCARD).to_json()
+    data["state"][field] = value
+    with pytest.raises(RecordError, match=f"state field '{field}.*is not a tile code"):
+        tiles().state_from_json(data)
+
+
+@pytest.mark.parametrize("field, value", [
+    ("hand_slots", [[2, 3, 4, 5, 6, 7, 8], [9, 10, 11, 12, 13, 14, 15]]),  # P1's draw of bgbg left out
+    ("private_to", [-1] * 22),  # as if every draw were public
+])
+def test_a_record_whose_draw_slots_contradict_its_history_is_refused(field, value):
+    data = after(FORCED_DISCARD).to_json()
+    data["state"][field] = value
+    with pytest.raises(RecordError, match=f"state field '{field}' contradicts the history"):
+        tiles().state_from_json(data)
+
+
+def test_draw_slots_without_a_history_are_refused():
+    data = after(FORCED_DISCARD).to_json()
+    data["history"] = []
+    with pytest.raises(RecordError, match="hand_slots"):
+        tiles().state_from_json(data)
 
 
 # -- tile sets ------------------------------------------------------------------------------

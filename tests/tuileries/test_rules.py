@@ -99,13 +99,61 @@ def test_the_first_four_tiles_go_on_the_circles_and_score_one_each():
     for turn in range(4):
         squares = {state.action_to_string(a).split("@")[1] for a in state.legal_actions()}
         assert squares <= {"c3", "f3", "c6", "f6"} and len(squares) == 4 - turn
-        before = state.scores()[turn % 2]
+        mover = state.current_player()
+        before = state.scores()[mover]
         state.apply_action(rng.choice(state.legal_actions()))
-        assert state.scores()[turn % 2] == before + 1
+        assert state.scores()[mover] == before + 1
         while state.is_chance_node():
             state.apply_action(sample_chance(state, rng))
     squares = {state.action_to_string(a).split("@")[1] for a in state.legal_actions()}
     assert len(squares) == 60  # afterwards any empty square
+
+
+# -- who starts (ruling 7) -----------------------------------------------------------------
+def test_chance_picks_the_first_player_before_the_deal_each_seat_alike():
+    state = tuileries(players=4).new_initial_state()
+    assert state.decision() == "chance picks the first player"
+    assert state.chance_outcomes() == [(0, 0.25), (1, 0.25), (2, 0.25), (3, 0.25)]
+    assert [state.action_to_string(a) for a in state.legal_actions()] == ["P1", "P2", "P3", "P4"]
+    state.apply_action(state.string_to_action("P3"))
+    assert state.decision() == "chance deals a tile to P1"  # the deal itself goes round from P1
+
+
+def test_the_first_player_plays_first_and_turns_go_round_from_there():
+    game = tuileries(players=3)
+    state = game.new_initial_state()
+    state.apply_action(state.string_to_action("P3"))
+    rng = random.Random(4)
+    while state.is_chance_node():
+        state.apply_action(sample_chance(state, rng))
+    assert state.current_player() == 2  # P3 opens
+    movers = []
+    while len(movers) < 3:  # the circles score 1 each: no extra turn among the first plays
+        movers.append(state.current_player())
+        state.apply_action(state.legal_actions()[0])
+        while state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+    assert movers == [2, 0, 1]  # P3, then P1, then P2
+
+
+def test_who_started_is_shown_to_everyone():
+    state = tuileries().new_initial_state()
+    assert state.view(0)["first"] is None
+    state.apply_action(state.string_to_action("P2"))
+    for viewer in (0, 1, SPECTATOR):
+        assert state.view(viewer)["first"] == 1
+    assert "P2 started" in state.observation_string(0).splitlines()[0]
+    assert "P2 started" in state.svg(SPECTATOR)
+    assert state.to_json()["state"]["first"] == 1
+
+
+def test_every_seat_starts_about_equally_often():
+    starts = [0, 0, 0]
+    for seed in range(300):
+        state = tuileries(players=3).new_initial_state()
+        state.apply_action(sample_chance(state, random.Random(seed)))
+        starts[state.view(SPECTATOR)["first"]] += 1
+    assert min(starts) > 70
 
 
 def test_extra_turns_chain():
@@ -175,6 +223,16 @@ def test_a_player_with_no_tile_left_is_skipped():
 def test_an_invalid_set_of_circles_is_refused(circles, message):
     with pytest.raises(ValueError, match=message):
         tuileries(circles=circles)
+
+
+def test_circles_may_touch_at_a_corner():
+    # c3 and d4 meet only at a corner: corner contact never makes a group
+    game = tuileries(circles="c3,d4,e5,f6")
+    assert game.options()["circles"] == ("c3", "d4", "e5", "f6")
+    state = position(game, board={"c3": "rnd", "d4": "rnc"}, hands=[["rnh"], ["bkd"]])
+    play = state.string_to_action("rnh@e5")
+    state.apply_action(play)
+    assert state.scores() == [1, 0]  # three red knights on a diagonal: no group
 
 
 def test_other_circles_take_the_first_four_tiles():

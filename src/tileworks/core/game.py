@@ -103,6 +103,7 @@ class Game(ABC):
             raise RecordError("state 'state' must be a JSON object")
         state = self._state_from_fields(fields)
         state._history = list(history)
+        state._check_history()
         return state
 
     def _state_from_fields(self, fields: dict[str, Any]) -> "State":
@@ -289,6 +290,11 @@ class State(ABC):
     def resample_hidden(self, player: int, rng: random.Random) -> "State":
         """A state consistent with what ``player`` knows (a clone if nothing is hidden)."""
         return self.clone()
+
+    def _check_history(self) -> None:
+        """Raise :class:`RecordError` if a state just read from JSON and its
+        ``history`` contradict each other (games whose history carries what
+        resampling needs check it; others trust the fields)."""
 
     def evaluate(self, player: int) -> float:
         """A heuristic value of the position for ``player``, in points: the
@@ -490,9 +496,14 @@ class HiddenHandState(DelegatingState):
     A game supplies ``_hand_tiles``, ``_undrawn`` and ``_with_hidden``.
     """
 
-    __slots__ = ("hand_slots", "private_to")
-    #: deals tried before falling back to one that ignores what play revealed
-    resample_tries: ClassVar[int] = 1
+    __slots__ = ("hand_slots", "private_to", "evidence")
+
+    def __init__(self, game: Game):
+        super().__init__(game)
+        #: what play revealed about hands: ``(seat, history index, tiles)``
+        #: says the seat held none of ``tiles`` (a bitmask of draw outcomes)
+        #: at that point, as a forced discard does; a tuple, so copies share it
+        self.evidence: tuple[tuple[int, int, int], ...] = ()
 
     @abstractmethod
     def _hand_tiles(self, seat: int) -> list[int]:
@@ -527,45 +538,119 @@ class HiddenHandState(DelegatingState):
     def resample_hidden(self, player: int, rng: random.Random) -> "State":
         """A state ``player`` cannot tell from this one: the tiles they have not
         seen (other hands and the undrawn tiles) dealt anew, each other seat
-        keeping its hand size.
+        keeping its hand size, and each hand consistent with what play
+        revealed (``evidence``: a tile drawn before a forced discard and
+        still held is one that fitted nowhere then).
 
         The unseen draws still in hand are rewritten in the history, which is
-        then replayed, so the result has a history that leads to it and every
-        move in it stays legal (a game whose legality reveals something, such
-        as a forced discard, sets ``resample_tries`` to retry). States built
-        without a history, or deals that fail every try, get the new hands
-        without a replay.
+        then replayed, so the result's ``history()`` leads exactly to it and
+        every move in it stays legal. With one hidden hand (two players)
+        every consistent deal is equally likely; with two, every consistent
+        deal can come out. A state without a history gets the new hands
+        directly.
         """
         game = self._game
-        seats = range(game.num_players())
-        others = [q for q in seats if q != player]
-        sizes = {q: len(self._hand_tiles(q)) for q in others}
+        others = [q for q in range(game.num_players()) if q != player]
         # sorted, so that two states the player cannot tell apart deal alike from one seed
         pool = sorted(self._undrawn() + [t for q in others for t in self._hand_tiles(q)])
-        replayable = bool(self._history) and len(self._history) == len(self.private_to) and all(
-            len(self.hand_slots[q]) == len(self._hand_tiles(q)) for q in seats
-        )
-        deal: dict[int, list[int]] = {}
-        undrawn: list[int] = []
-        for _attempt in range(self.resample_tries if replayable else 1):
-            rng.shuffle(pool)
+        rng.shuffle(pool)
+        if not self._history:
             rest = iter(pool)
-            deal = {q: [next(rest) for _ in range(sizes[q])] for q in others}
-            undrawn = list(rest)
-            if not replayable:
-                break
-            history = list(self._history)
-            for q in others:
-                for index, tile in zip(self.hand_slots[q], deal[q]):
-                    history[index] = tile
-            state = game.new_initial_state()
-            try:
-                for action in history:
-                    state.apply_action(action)
-            except IllegalActionError:
-                continue
-            return state
-        return self._with_hidden(deal, undrawn)
+            deal = {q: [next(rest) for _ in self._hand_tiles(q)] for q in others}
+            return self._with_hidden(deal, list(rest))
+        slots = [(q, index) for q in others for index in self.hand_slots[q]]
+        forbidden = [
+            sum_masks(tiles for seat, when, tiles in self.evidence if seat == q and when > index)
+            for q, index in slots
+        ]
+        history = list(self._history)
+        for (_q, index), item in zip(slots, deal_respecting(pool, forbidden, rng), strict=True):
+            history[index] = pool[item]
+        state = game.new_initial_state()
+        for action in history:  # legal by construction: an error here is a bug, never a fallback
+            state.apply_action(action)
+        return state
+
+    def _check_history(self) -> None:
+        """The history must lead to this state: replay it and compare every
+        field (hands, draw slots, who saw what); it also yields the evidence."""
+        if not self._history:
+            if any(self.hand_slots) or self.private_to:
+                raise RecordError(
+                    "state field 'hand_slots': with an empty history no draw is in hand "
+                    "(hand_slots must hold empty lists and private_to be empty)"
+                )
+            return
+        replay = self._game.new_initial_state()
+        for i, action in enumerate(self._history):
+            if action not in replay.legal_actions():
+                raise RecordError(f"state 'history': action {i + 1} ({action}) is not legal there")
+            replay.apply_action(action)
+        mine, theirs = self._fields(), replay._fields()
+        for name, value in mine.items():
+            if theirs.get(name) != value:
+                raise RecordError(
+                    f"state field {name!r} contradicts the history: replaying it gives {theirs.get(name)!r}"
+                )
+        self.evidence = replay.evidence
+
+
+def sum_masks(masks: Any) -> int:
+    """The union of bitmasks.
+
+    >>> sum_masks([0b001, 0b100, 0b101])
+    5
+    """
+    out = 0
+    for mask in masks:
+        out |= mask
+    return out
+
+
+def deal_respecting(pool: list[int], forbidden: list[int], rng: random.Random) -> list[int]:
+    """Positions in ``pool`` for each slot, no two alike, slot ``i`` never
+    getting a tile in the bitmask ``forbidden[i]``.
+
+    ``pool`` comes shuffled. Constrained slots are filled first, the most
+    constrained first, each with a tile drawn uniformly from those still
+    allowed; when none is left, an augmenting path (Kuhn's matching) moves
+    earlier choices, so a deal is found whenever one exists. The rest of the
+    slots take the rest of the pool in its shuffled order. When the
+    constraints are nested (one seat's discards), the result is uniform
+    over all consistent deals.
+
+    >>> deal_respecting([3, 1, 2], [0b1110, 0, 0], random.Random(1))  # slot 0 takes only tile 0: none here
+    Traceback (most recent call last):
+    ...
+    ValueError: no deal fits the evidence: slot 0 can take no tile of the pool
+    >>> deal_respecting([3, 1, 2], [0b0110, 0, 0b1100], random.Random(1))
+    [0, 2, 1]
+    """
+    owner: dict[int, int] = {}  # pool position -> slot
+    chosen = [-1] * len(forbidden)
+
+    def allowed(slot: int) -> list[int]:
+        return [i for i, tile in enumerate(pool) if not forbidden[slot] >> tile & 1]
+
+    def augment(slot: int, seen: set[int]) -> bool:
+        for item in allowed(slot):
+            if item not in seen:
+                seen.add(item)
+                if item not in owner or augment(owner[item], seen):
+                    owner[item], chosen[slot] = slot, item
+                    return True
+        return False
+
+    constrained = sorted((len(allowed(s)), s) for s, mask in enumerate(forbidden) if mask)
+    for _count, slot in constrained:
+        free = [i for i in allowed(slot) if i not in owner]
+        if free:
+            item = rng.choice(free)
+            owner[item], chosen[slot] = slot, item
+        elif not augment(slot, set()):
+            raise ValueError(f"no deal fits the evidence: slot {slot} can take no tile of the pool")
+    rest = iter(i for i in range(len(pool)) if i not in owner)
+    return [item if item >= 0 else next(rest) for item in chosen]
 
 
 def shared_win(points: list[int]) -> list[float]:

@@ -80,7 +80,7 @@ def load_game(name: str, **options: Any) -> "Game":
     >>> load_game("kiln", colour="red")
     Traceback (most recent call last):
     ...
-    ValueError: unknown option 'colour' for kiln; options are: erase_rule, goal, heat_tokens, players, turn_limit, variant
+    ValueError: unknown option 'colour' for kiln; options are: advanced_scoring, erase_rule, goal, heat_tokens, players, turn_limit, variant
     """
     info = game_info(name)
     values = info.options.resolve(info.name, options)

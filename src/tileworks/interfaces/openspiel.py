@@ -152,6 +152,10 @@ class SpielState(pyspiel.State):
         taken from OpenSpiel's sampler."""
         rng = random.Random(probability_sampler())
         resampled = self.tileworks_state.resample_hidden(player_id, rng)
+        if not resampled.history():
+            # a state built without a history (a position read from JSON):
+            # the resampled deal itself, as the core returns it
+            return SpielState(self.get_game(), resampled)
         out = SpielState(self.get_game())
         for action in resampled.history():
             out.apply_action(action)

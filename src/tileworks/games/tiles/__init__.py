@@ -18,6 +18,10 @@ from tileworks.games.tiles.notation import position
 from tileworks.games.tiles.rules import TilesGame, TilesState
 from tileworks.games.tiles.tileset import TileSet, normalise_tile_set, parse_codes
 
+#: a set where little fits (six each of the plain tiles, two half-and-half):
+#: forced discards happen in every game, so the tests meet them
+DISCARD_HEAVY = ",".join(["wwww"] * 6 + ["gggg"] * 6 + ["bbbb"] * 6 + ["wwgg"] * 2)
+
 OPTIONS = OptionSet(
     (
         int_option("players", 2, 2, 3, N_("number of players"), label=N_("players")),
@@ -40,7 +44,13 @@ GAME_INFO = register(
         options=OPTIONS,
         factory=TilesGame,
         summary=N_("place edge-matching tiles and close areas of your colour (hidden hands)"),
-        test_configs=({}, {"players": 3}),
+        test_configs=(
+            {},
+            {"players": 3},
+            # mostly single-colour tiles: forced discards in every game
+            {"tile_set": DISCARD_HEAVY},
+            {"players": 3, "tile_set": DISCARD_HEAVY},
+        ),
     )
 )
 

@@ -172,7 +172,9 @@ def _int_list(value: Any, name: str, lo: int, hi: int) -> list[int]:
 
 
 def _kind(game: "TilesGame", name: Any, field: str) -> int:
-    if not isinstance(name, str) or canonical(name) not in game.tileset.index:
+    if not isinstance(name, str) or len(name) != 4:
+        raise field_error(field, f"{name!r} is not a tile code: four letters w, g or b (north, east, south, west)")
+    if canonical(name) not in game.tileset.index:
         raise field_error(field, f"{name!r} is not a tile of this set")
     return game.tileset.index[canonical(name)]
 

@@ -89,9 +89,6 @@ class TilesState(HiddenHandState):
         "board", "tile_cell", "tile_code", "frontier", "bounds",
         "parent", "open", "span", "tri_colour",
     )
-    #: a public discard says the discarder held nothing that fitted, so deals
-    #: that contradict it are retried (see ``resample_hidden``)
-    resample_tries = 200
 
     def __init__(self, game: TilesGame):
         super().__init__(game)
@@ -136,6 +133,22 @@ class TilesState(HiddenHandState):
 
     def hand_count(self, seat: int) -> int:
         return sum(self.hand(seat))
+
+    def fitting_kinds(self) -> int:
+        """The tile kinds (a bitmask) that fit somewhere on the layout now.
+
+        >>> import tileworks
+        >>> from tileworks.games.tiles import position
+        >>> state = position(tileworks.load_game("tiles"), layout=[[0, 0, "wwww"]], hands=[["bbbb"], ["gggg"]])
+        >>> kinds = state.game().tileset.kinds
+        >>> sorted(kinds[k] for k in range(len(kinds)) if state.fitting_kinds() >> k & 1)[:3]
+        ['bbbw', 'bbgw', 'bbwg']
+        """
+        fitting = self._game.tileset.fitting
+        mask = 0
+        for pattern in self.frontier.values():
+            mask |= fitting[pattern]
+        return mask
 
     def placements(self) -> list[int]:
         """Legal placements of the seat to move (empty when nothing fits)."""
@@ -226,6 +239,8 @@ class TilesState(HiddenHandState):
                 self.points[seat] += self._place(key, game.tileset.oriented(kind, turn), self.colour[seat])
             elif action < game.pass_action:
                 kind = action - game.discard_base
+                # a discard is forced: the discarder held no tile that fitted anywhere
+                self.evidence += ((seat, len(self._history) - 1, self.fitting_kinds()),)
                 self._take(seat, kind)
                 self.discards.append(kind)
             self._next_turn()
@@ -388,6 +403,7 @@ class TilesState(HiddenHandState):
         other.span = self.span.copy()
         other.tri_colour = self.tri_colour.copy()
         other.private_to = self.private_to.copy()
+        other.evidence = self.evidence
         return other
 
     # -- hidden information -------------------------------------------------------------

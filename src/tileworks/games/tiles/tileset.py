@@ -111,6 +111,8 @@ class TileSet:
             self.orientations.append(distinct)
         #: FITS[pattern][kind] = orientations of that kind that fit the pattern
         self.fits = _fit_table(tuple(tuple(o) for o in self.orientations))
+        #: per requirement pattern, the kinds (a bitmask) with some turn that fits it
+        self.fitting = tuple(sum(1 << kind for kind, turns in enumerate(row) if turns) for row in self.fits)
 
     @classmethod
     def default(cls) -> "TileSet":

@@ -55,8 +55,8 @@ PAIRS = tuple(
     ((t >> 4, 4 + ((t >> 2) & 3)), (4 + ((t >> 2) & 3), 8 + (t & 3)), (8 + (t & 3), t >> 4)) for t in range(TILES)
 )
 
-DEAL, PLAY, REPLACE, BONUS, OVER = range(5)
-PHASE_NAMES = ("deal", "play", "replace", "bonus", "over")
+FIRST, DEAL, PLAY, REPLACE, BONUS, OVER = range(6)
+PHASE_NAMES = ("first", "deal", "play", "replace", "bonus", "over")
 EXTRA_TURN_AT = 5
 
 

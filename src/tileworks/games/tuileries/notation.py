@@ -33,6 +33,8 @@ _MOVE = re.compile(r"^([byrg][kqnj][shdc])@?([a-h][1-8])$")
 
 def describe_decision(state: "TuileriesState") -> str:
     phase = state.phase
+    if phase == const.FIRST:
+        return _("chance picks the first player")
     if phase == const.DEAL:
         return _("chance deals a tile to {who}", who=seat_name(state.deal_index // state._game.hand_size))
     if phase == const.REPLACE:
@@ -47,6 +49,8 @@ def describe_decision(state: "TuileriesState") -> str:
 
 
 def action_to_string(state: "TuileriesState", action: int) -> str:
+    if state.phase == const.FIRST:
+        return seat_name(action) if 0 <= action < state._game.players else str(action)
     if state.player == CHANCE:
         return tile_name(action) if 0 <= action < const.TILES else str(action)
     if 0 <= action < const.TILES * 64:
@@ -70,6 +74,9 @@ def string_to_action(state: "TuileriesState", text: str) -> int:
 
 
 def _parse(state: "TuileriesState", word: str) -> int | None:
+    if state.phase == const.FIRST:
+        match = re.fullmatch(r"p([1-6])", word)
+        return int(match.group(1)) - 1 if match else None
     if state.player == CHANCE:
         try:
             return tile_of(word)
@@ -94,6 +101,7 @@ def state_fields(state: "TuileriesState") -> dict[str, Any]:
         "phase": const.PHASE_NAMES[state.phase],
         "deal_index": state.deal_index,
         "extra": state.extra,
+        "first": state.first,
         "hand_slots": [list(s) for s in state.hand_slots],
         "private_to": list(state.private_to),
         "players": game.players,
@@ -150,6 +158,9 @@ def state_from_fields(game: "TuileriesGame", fields: dict[str, Any]) -> "Tuileri
     if type(extra) is not bool:
         raise field_error("extra", "expected true or false")
     state.extra = extra
+    state.first = read_int(fields, "first", -1, n - 1)
+    if (state.phase == const.FIRST) != (state.first < 0):
+        raise field_error("first", "chance picks the first player before anything else, and only then")
     to_move = fields.get("to_move")
     expected = {const.PLAY: state.seat, const.OVER: TERMINAL}.get(state.phase, CHANCE)
     if to_move != expected:
@@ -175,7 +186,7 @@ def state_from_fields(game: "TuileriesGame", fields: dict[str, Any]) -> "Tuileri
 def position(game: "TuileriesGame", **fields: Any) -> "TuileriesState":
     """A position for tests and puzzles: ``state_fields`` with defaults.
 
-    Defaults: P1 to play, no points, and the draw holding every tile not on
+    Defaults: P1 to play (and first to have played), no points, and the draw holding every tile not on
     the board or in a hand. ``board`` and ``hands`` are required.
     """
     base: dict[str, Any] = {
@@ -184,6 +195,7 @@ def position(game: "TuileriesGame", **fields: Any) -> "TuileriesState":
         "phase": "play",
         "deal_index": game.players * game.hand_size,
         "extra": False,
+        "first": 0,
         "hand_slots": [[] for _ in range(game.players)],
         "private_to": [],
     }
@@ -212,6 +224,7 @@ def view(state: "TuileriesState", viewer: int = SPECTATOR) -> dict[str, Any]:
         "points": list(state.points),
         "to_move": state.player,
         "seat": state.seat,
+        "first": state.first if state.first >= 0 else None,
         "phase": const.PHASE_NAMES[state.phase],
         "decision": describe_decision(state),
         "legal": [action_to_string(state, a) for a in state.legal_actions()] if state.player == viewer else [],

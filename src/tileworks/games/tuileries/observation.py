@@ -5,7 +5,7 @@ Only the viewer's own hand is in it; other hands appear as sizes.
 >>> import tileworks
 >>> game = tileworks.load_game("tuileries")
 >>> game.observation_tensor_size()
-911
+914
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ SCORE_BOUND = 12 * TILES
 def tensor_size(game: "TuileriesGame") -> int:
     n = game.players
     # board (colour, value, sign per square), circles, own hand, hand sizes,
-    # draw pile, points, phase, seat whose turn, viewer, extra turn
-    return 12 * 64 + 64 + TILES + n + 1 + n + len(PHASE_NAMES) + n + n + 1
+    # draw pile, points, phase, seat whose turn, viewer, extra turn, first player
+    return 12 * 64 + 64 + TILES + n + 1 + n + len(PHASE_NAMES) + n + n + 1 + n
 
 
 def observation_tensor(state: "TuileriesState", player: int) -> list[float]:
@@ -55,4 +55,5 @@ def observation_tensor(state: "TuileriesState", player: int) -> list[float]:
     t.one_hot(n, state.seat if state.phase != OVER else -1)
     t.one_hot(n, player)
     t.flag(state.extra)
+    t.one_hot(n, state.first)
     return t.values

@@ -5,7 +5,7 @@
 >>> game = tileworks.load_game("tuileries")
 >>> state = position(game, board={"c3": "rnd"}, hands=[["bks", "gqh"], ["yjc"]])
 >>> print(render_text(state.view(0)))
-TUILERIES  draw 60  P1 0  P2 0
+TUILERIES  draw 60  P1 0  P2 0  P1 started
      a   b   c   d   e   f   g   h
  8   .   .   .   .   .   .   .   .
  7   .   .   .   .   .   .   .   .
@@ -30,8 +30,16 @@ from tileworks.core.text import Segment, closing_line, plain, rich, seat_name
 STYLES = {"b": "bold blue", "y": "bold yellow", "r": "bold red", "g": "bold green"}
 
 
-def layout(view: dict[str, Any]) -> list[list[Segment]]:
+def _header_scores(view: dict[str, Any]) -> str:
+    """Each seat's points, and who played first once chance has said."""
     scores = "  ".join(f"{seat_name(i)} {p}" for i, p in enumerate(view["points"]))
+    if view["first"] is not None:
+        scores += "  " + _("{who} started", who=seat_name(view["first"]))
+    return scores
+
+
+def layout(view: dict[str, Any]) -> list[list[Segment]]:
+    scores = _header_scores(view)
     lines: list[list[Segment]] = [[(_("TUILERIES  draw {pile}", pile=view["pile"]) + f"  {scores}", "bold")]]
     lines.append([("   " + "".join(f"  {f} " for f in "abcdefgh"), "dim")])
     board, circles = view["board"], set(view["circles"])
@@ -90,7 +98,7 @@ def render_svg(view: dict[str, Any]) -> str:
 
     svg = Svg()
     pad, top = 24, 30
-    scores = "  ".join(f"{seat_name(i)} {p}" for i, p in enumerate(view["points"]))
+    scores = _header_scores(view)
     svg.text(pad - 14, 18, _("Tuileries — pile {pile}", pile=view["pile"]) + f"  {scores}", size=13, anchor="start")
     open_squares = {move.split("@")[1] for move in view["legal"] if "@" in move}
     for rank in range(8, 0, -1):

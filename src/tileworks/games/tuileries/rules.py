@@ -7,7 +7,7 @@ from its square inside the intersection of two masks.
 >>> import tileworks
 >>> state = tileworks.load_game("tuileries", players=3).new_initial_state()
 >>> state.decision()
-'chance deals a tile to P1'
+'chance picks the first player'
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from tileworks.games.tuileries import heuristics, notation, observation, render
 from tileworks.games.tuileries.constants import (
     BONUS,
     DEAL,
+    FIRST,
     EXTRA_TURN_AT,
     HAND_SIZE,
     OVER,
@@ -60,7 +61,7 @@ class TuileriesGame(Game):
         return TILES  # every decision places a tile
 
     def max_chance_nodes(self) -> int:
-        return TILES
+        return 1 + TILES  # the first player, then every tile's draw
 
 
 class TuileriesState(HiddenHandState):
@@ -73,7 +74,7 @@ class TuileriesState(HiddenHandState):
 
     __slots__ = (
         "masks", "occupied", "empty", "board", "hands", "pile", "points", "seat", "phase",
-        "deal_index", "extra",
+        "deal_index", "extra", "first",
     )
 
     def __init__(self, game: TuileriesGame):
@@ -91,7 +92,10 @@ class TuileriesState(HiddenHandState):
         self.points = [0] * n
         self.seat = 0
         self.player = CHANCE
-        self.phase = DEAL
+        #: chance picks the first player, then deals
+        self.phase = FIRST
+        #: the seat that played first (-1 until chance has picked it)
+        self.first = -1
         self.deal_index = 0
         #: the tile just placed earned an extra turn
         self.extra = False
@@ -146,6 +150,8 @@ class TuileriesState(HiddenHandState):
         return [a for a, _ in self.chance_outcomes()]
 
     def _is_legal(self, action: int) -> bool:
+        if self.phase == FIRST:
+            return type(action) is int and 0 <= action < self._game.players
         if self.phase != PLAY:  # a draw: legal when that tile is in the (sorted) pile
             pile = self.pile
             i = bisect.bisect_left(pile, action) if type(action) is int else len(pile)
@@ -161,12 +167,15 @@ class TuileriesState(HiddenHandState):
         if self.phase in (DEAL, REPLACE, BONUS):
             p = 1 / len(self.pile)
             return [(tile, p) for tile in self.pile]
+        if self.phase == FIRST:
+            n = self._game.players
+            return [(seat, 1 / n) for seat in range(n)]
         return []
 
     def _sample_chance(self, rng: random.Random) -> int:
         if self.phase in (DEAL, REPLACE, BONUS):
             return self.pile[int(rng.random() * len(self.pile))]
-        return super()._sample_chance(rng)  # pragma: no cover - no other chance node
+        return super()._sample_chance(rng)  # the first player
 
     # -- applying ---------------------------------------------------------------------
     def _apply(self, action: int) -> None:
@@ -188,6 +197,11 @@ class TuileriesState(HiddenHandState):
             else:
                 self._continue()
             return
+        if self.phase == FIRST:
+            self.private_to.append(-1)
+            self.first = action
+            self.phase = DEAL
+            return
         seat = self.deal_index // game.hand_size if self.phase == DEAL else self.seat
         self.private_to.append(seat)
         self.pile.remove(action)
@@ -196,8 +210,8 @@ class TuileriesState(HiddenHandState):
         if self.phase == DEAL:
             self.deal_index += 1
             if self.deal_index == game.players * game.hand_size:
-                self.seat = 0
-                self.phase, self.player = PLAY, 0
+                self.seat = self.first
+                self.phase, self.player = PLAY, self.first
         elif self.phase == REPLACE:
             self._continue()
         else:  # BONUS
@@ -273,8 +287,10 @@ class TuileriesState(HiddenHandState):
         other.phase = self.phase
         other.deal_index = self.deal_index
         other.extra = self.extra
+        other.first = self.first
         other.hand_slots = [slots.copy() for slots in self.hand_slots]
         other.private_to = self.private_to.copy()
+        other.evidence = self.evidence
         return other
 
     # -- hidden information (any square is always playable, so a play reveals
