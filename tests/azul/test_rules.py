@@ -306,3 +306,27 @@ def test_all_100_tiles_are_accounted_for_in_every_state(players, variant):
             assert state.tiles_in_play() == 100
             state.apply_action(sample_chance(state, rng) if state.is_chance_node() else rng.choice(state.legal_actions()))
         assert state.tiles_in_play() == 100
+
+
+# -- the round-limit safeguard when nothing is left to deal --------------------------
+# Every wall row holds blue, yellow, red and black and no white; all 20 white
+# tiles wait in pattern lines that can never fill, one sits on factory 1, and
+# bag and lid are empty. Once P4 takes it, no round has a tile to deal or
+# draft: the rounds run out on their own until the limit ends the game.
+NO_WHITE = ["byrk.", ".byrk", "k.byr", "rk.by", "yrk.b"]
+WHITE_STUCK_IN_LINES = [["", "w", "ww", "www", "wwww"], ["", "", "", "", "wwww"], ["", "w", "ww", "ww", ""], [""] * 5]
+
+
+@pytest.mark.parametrize("variant", ["standard", "grey"])
+@pytest.mark.parametrize("limit", [2, 100, 1000])
+def test_rounds_with_nothing_to_deal_run_to_the_round_limit_and_end_cleanly(variant, limit):
+    state = position(azul(players=4, round_limit=limit, variant=variant), walls=[NO_WHITE] * 4,
+                     lines=WHITE_STUCK_IN_LINES, factories=["w"] + [""] * 8, to_move=3, starter=3)
+    play(state, "1w5")  # the last tile on the table goes to P4's fifth line
+    assert state.is_terminal() and state.decision() == "the game is over"
+    fields = state.to_json()["state"]
+    assert fields["round"] == limit
+    assert fields["lines"][3][4] == "w"  # still waiting for four more whites
+    # no row and no column is complete; blue, yellow, red and black are: 4 x 10
+    assert state.scores() == [40, 40, 40, 40]
+    assert state.returns() == [0.25] * 4

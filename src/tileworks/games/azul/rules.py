@@ -288,23 +288,34 @@ class AzulState(DelegatingState):
         elif phase == PLACE:
             self._place(self.player, self.place_line, action - self._game.place_base)
             self.place_line += 1
-            self._continue_grey_tiling()
+            if self._continue_grey_tiling():
+                self._start_round()
         elif phase == FIRST_PLAYER:
             self.starter = action
             self._start_round()
 
     def _start_round(self) -> None:
-        self.round += 1
-        self.phase = FILL
-        self.player = CHANCE
-        self.fill_slot = 0
-        self.marker_in_centre = True
-        self.marker_holder = -1
-        self._continue_fill()
+        """Start the next round, and go on through rounds that have nothing to
+        draft (bag, lid and table all empty) in a loop, not a call per round,
+        so that any ``round_limit`` ends cleanly."""
+        while True:
+            self.round += 1
+            self.phase = FILL
+            self.player = CHANCE
+            self.fill_slot = 0
+            self.marker_in_centre = True
+            self.marker_holder = -1
+            self._continue_fill()
+            if self.phase != DRAFT or self.table_tiles:
+                return  # chance fills the factories, or there are tiles to draft
+            # not a tile left anywhere: nothing to draft this round
+            if not self._tile_walls():
+                return
 
     def _continue_fill(self) -> None:
         """Refill the bag from the lid when it runs dry; start drafting when the
-        factories are full or no tile is left anywhere."""
+        factories are full or no tile is left anywhere (the caller then finds
+        the table empty)."""
         bag = self.bag
         if self.fill_slot < 4 * self._game.factories:
             if bag[0] + bag[1] + bag[2] + bag[3] + bag[4]:
@@ -314,8 +325,6 @@ class AzulState(DelegatingState):
                 return
         self.phase = DRAFT
         self.player = self.starter
-        if not self.table_tiles:  # not a tile left anywhere: nothing to draft this round
-            self._tile_walls()
 
     def _draft(self, action: int) -> None:
         game = self._game
@@ -370,8 +379,8 @@ class AzulState(DelegatingState):
                 self._to_floor(seat, colour, taken - placed)
         if self.table_tiles:
             self.player = (seat + 1) % game.players
-        else:
-            self._tile_walls()
+        elif self._tile_walls():
+            self._start_round()
 
     def _to_floor(self, seat: int, colour: int, count: int) -> None:
         room = FLOOR_SPACES - self.floor_spaces[seat]
@@ -407,14 +416,16 @@ class AzulState(DelegatingState):
                 accepts[base + c] &= ~bit
 
     # -- wall-tiling ------------------------------------------------------------
-    def _tile_walls(self) -> None:
+    def _tile_walls(self) -> bool:
+        """Wall-tiling at the end of the drafting. True when the round is
+        over and another follows (the caller starts it); False when the game
+        ended or a grey-wall placement waits for its player."""
         game = self._game
         if game.grey:
             self.phase = PLACE
             self.player = self.starter
             self.place_line = 0
-            self._continue_grey_tiling()
-            return
+            return self._continue_grey_tiling()
         counts = self.line_count
         row_done = False
         for seat in range(game.players):
@@ -423,11 +434,12 @@ class AzulState(DelegatingState):
                 if counts[base + line] == line + 1:
                     row_done |= self._place(seat, line, WALL_COLUMN[line][self.line_colour[base + line]])
             self._score_floor(seat)
-        self._end_round(row_done)
+        return self._end_round(row_done)
 
-    def _continue_grey_tiling(self) -> None:
+    def _continue_grey_tiling(self) -> bool:
         """Advance through full lines, seat by seat from the starter; stop at a
-        line with a real choice."""
+        line with a real choice (False). True when every seat is done and
+        another round follows."""
         game = self._game
         while True:
             seat, line = self.player, self.place_line
@@ -436,15 +448,14 @@ class AzulState(DelegatingState):
                 seat = (seat + 1) % game.players
                 if seat == self.starter:
                     self.place_line = 0
-                    self._end_round()
-                    return
+                    return self._end_round()
                 self.player, self.place_line = seat, 0
                 continue
             i = 5 * seat + line
             if self.line_count[i] == line + 1:
                 free = self._free_columns(seat, line)
                 if len(free) > 1:
-                    return
+                    return False
                 if free:
                     self._place(seat, line, free[0])
                 else:  # fits nowhere: the whole line falls to the floor
@@ -502,9 +513,11 @@ class AzulState(DelegatingState):
         floor[b : b + 5] = NO_TILES
         self.floor_spaces[seat] = 0
 
-    def _end_round(self, row_done: bool | None = None) -> None:
-        """Score the end or start the next round. ``row_done``: whether this
-        round's tiling completed a wall row (None: look at every wall)."""
+    def _end_round(self, row_done: bool | None = None) -> bool:
+        """Score the end of the game (False), or say that another round
+        follows (True: the caller starts it, so that rounds never nest).
+        ``row_done``: whether this round's tiling completed a wall row (None:
+        look at every wall)."""
         game = self._game
         n = game.players
         if self.marker_holder >= 0:
@@ -518,8 +531,8 @@ class AzulState(DelegatingState):
                 self.points[seat] += bonus
             self.phase = OVER
             self.player = TERMINAL
-            return
-        self._start_round()
+            return False
+        return True
 
     # -- results --------------------------------------------------------------
     def winners(self) -> list[int]:
