@@ -274,7 +274,7 @@ class KilnState(DelegatingState):
             self._push(action - PUSH)
         elif phase == CHOOSING:
             cell = action - GROUP
-            self._copy(board.grow(1 << cell, self.masks[self.mover_colour()]))
+            self._copy(board.grow(1 << cell, self.masks[self.mover_colour()]), chosen=True)
         elif phase == PLACING:
             self._paint(self._placement_at(action - PLACE))
         elif phase == ERASING:
@@ -330,8 +330,11 @@ class KilnState(DelegatingState):
         else:
             self.phase = CHOOSING
 
-    def _copy(self, group: int) -> None:
-        """Copy ``group`` (compulsory where it fits) or skip it."""
+    def _copy(self, group: int, chosen: bool = False) -> None:
+        """Copy ``group`` (compulsory where it fits) or skip it. ``chosen``:
+        the player picked it among tied groups, so another may have fitted
+        (otherwise it was the only largest group or the only distinct result,
+        and a skip means none fits)."""
         _, shape = board.shape_of(group)
         colour = self.mover_colour()
         warehouse = self.warehouses[colour]
@@ -342,7 +345,7 @@ class KilnState(DelegatingState):
             self.pending = shape
             self.phase = PLACING
         else:
-            if self._game.erase_rule and not self._any_largest_fits(colour):
+            if self._game.erase_rule and not (chosen and self._any_largest_fits(colour)):
                 self.skipped |= 1 << colour
             self._next_copy()
 
