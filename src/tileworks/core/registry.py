@@ -1,14 +1,23 @@
 """The registry of games: ``load_game`` and ``list_games``.
 
-Games register themselves when the ``tileworks.games`` package is imported;
-the registry imports that package lazily so that ``tileworks.core`` itself
-never names a game.
+Games are plugins. A package declares each of its games as an entry point in
+the ``tileworks.games`` group, naming the game's :class:`GameInfo`::
+
+    [project.entry-points."tileworks.games"]
+    dominoes = "tileworks_dominoes:GAME_INFO"
+
+The first look-up loads every such entry point (the four games tileworks
+ships are found the same way), so ``tileworks.core`` never names a game. A
+plugin that fails to load, or whose name is taken, is skipped with a
+:class:`PluginWarning` that names it; the other games load as usual.
+:func:`register` adds a game from code (a notebook, a test).
 """
 
 from __future__ import annotations
 
-import importlib
+import warnings
 from dataclasses import dataclass, field
+from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, Callable
 
 from tileworks.core.i18n import _, gettext
@@ -37,30 +46,78 @@ class GameInfo:
     test_configs: tuple[dict[str, Any], ...] = field(default=({},))
 
 
+#: the entry-point group in which packages declare their games
+ENTRY_POINT_GROUP = "tileworks.games"
+
 _REGISTRY: dict[str, GameInfo] = {}
 _LOADED = False
 
 
+class PluginWarning(UserWarning):
+    """A game plugin could not be added (the others still are)."""
+
+
 def register(info: GameInfo) -> GameInfo:
-    """Add a game to the registry (called by each game package on import)."""
+    """Add a game to the registry from code; plugins are found through
+    their entry points instead. ``ValueError`` if another game has the name."""
+    if not isinstance(info, GameInfo):
+        raise TypeError(f"register() takes a GameInfo, not {type(info).__name__}")
     known = _REGISTRY.get(info.name)
     if known is not None and _origin(known) != _origin(info):
-        raise ValueError(f"a game named {info.name!r} is already registered")
+        raise ValueError(f"a game named {info.name!r} is already registered (by {_where(known)})")
     _REGISTRY[info.name] = info
     return info
 
 
 def _origin(info: GameInfo) -> tuple[str, str]:
-    """Where a game's factory is defined: the same game imported twice (as
-    doctest collection may do) registers again without conflict."""
+    """Where a game's factory is defined: the same game found twice
+    registers again without conflict."""
     return info.factory.__module__, info.factory.__qualname__
+
+
+def _where(info: GameInfo) -> str:
+    return "{}.{}".format(*_origin(info))
 
 
 def _ensure_loaded() -> None:
     global _LOADED
-    if not _LOADED:
-        importlib.import_module("tileworks.games")
-        _LOADED = True
+    if _LOADED:
+        return
+    _LOADED = True
+    for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=_plugin_order):
+        _load_plugin(point)
+
+
+def _plugin_order(point: Any) -> tuple[bool, str, str]:
+    """tileworks's own entry points first, so a plugin can never displace a
+    shipped game by taking its name; then by name."""
+    dist = getattr(point, "dist", None)
+    return (dist is None or dist.name != "tileworks", point.name, point.value)
+
+
+def _load_plugin(point: Any) -> None:
+    """Register the game an entry point names, or warn and skip it."""
+    where = f"game plugin {point.name!r} ({point.value})"
+    try:
+        info = point.load()
+    except Exception as exc:  # any failure of a third party's import: report it, keep the rest
+        warnings.warn(f"tileworks: {where} failed to load and is skipped: {type(exc).__name__}: {exc}",
+                      PluginWarning, stacklevel=3)
+        return
+    if not isinstance(info, GameInfo):
+        warnings.warn(f"tileworks: {where} is skipped: it names a {type(info).__name__}, not a GameInfo",
+                      PluginWarning, stacklevel=3)
+        return
+    if info.name != point.name:
+        warnings.warn(f"tileworks: {where} is skipped: its GameInfo is named {info.name!r}; "
+                      "the entry point must carry the game's name", PluginWarning, stacklevel=3)
+        return
+    known = _REGISTRY.get(info.name)
+    if known is not None and _origin(known) != _origin(info):
+        warnings.warn(f"tileworks: {where} is skipped: the name {info.name!r} is already taken by {_where(known)}",
+                      PluginWarning, stacklevel=3)
+        return
+    _REGISTRY[info.name] = info
 
 
 def game_info(name: str) -> GameInfo:

@@ -3,19 +3,30 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable, Protocol, TypeVar
 
 from tileworks.core.errors import IllegalActionError, RecordError
 from tileworks.core.i18n import _
 
-if TYPE_CHECKING:  # pragma: no cover
-    from tileworks.core.game import State
+
+class Deciding(Protocol):
+    """What reading a move needs of a state (``tileworks.core.game.State``
+    has it; this module stays below ``game`` and never imports it)."""
+
+    def decision(self) -> str: ...
+
+    def legal_actions(self) -> list[int]: ...
+
+    def why_illegal(self, action: Any) -> str: ...
+
+
+S = TypeVar("S", bound=Deciding)
 
 #: one styled piece of a drawn line: (text, Rich style or None)
 Segment = tuple[str, "str | None"]
 
 
-def read_move(state: "State", text: Any, parse: Callable[["State", str], "int | None"], game: str, examples: str) -> int:
+def read_move(state: S, text: Any, parse: Callable[[S, str], "int | None"], game: str, examples: str) -> int:
     """Turn typed notation into a legal action of ``state``.
 
     ``parse`` reads the normalised word (lower case, no spaces) and returns an

@@ -1,3 +1,3 @@
-"""The games tileworks ships. Importing this package registers each of them."""
-
-from tileworks.games import azul, kiln, tiles, tuileries  # noqa: F401  (each registers itself)
+"""The games tileworks ships, one package each. Nothing here registers them:
+each is an entry point of the ``tileworks.games`` group (see pyproject.toml),
+found by ``tileworks.core.registry`` exactly as another package's games are."""

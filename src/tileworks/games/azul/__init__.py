@@ -12,7 +12,7 @@ Rules in our words, with every ruling: ``src/tileworks/rules/azul.md``.
 from __future__ import annotations
 
 from tileworks.core.i18n import N_
-from tileworks.core import OptionSet, register
+from tileworks.core import OptionSet
 from tileworks.core.options import choice_option, int_option
 from tileworks.core.registry import GameInfo
 from tileworks.games.azul.notation import position
@@ -29,24 +29,22 @@ OPTIONS = OptionSet(
     )
 )
 
-GAME_INFO = register(
-    GameInfo(
-        name="azul",
-        title=N_("Azul"),
-        min_players=2,
-        max_players=4,
-        options=OPTIONS,
-        factory=AzulGame,
-        summary=N_("draft tiles from factories into pattern lines and tile your wall"),
-        test_configs=(
-            {},
-            {"players": 3},
-            {"players": 4},
-            {"variant": "grey"},
-            {"players": 3, "variant": "grey", "tiebreak": "official"},
-            {"players": 4, "variant": "grey"},
-        ),
-    )
+GAME_INFO = GameInfo(
+    name="azul",
+    title=N_("Azul"),
+    min_players=2,
+    max_players=4,
+    options=OPTIONS,
+    factory=AzulGame,
+    summary=N_("draft tiles from factories into pattern lines and tile your wall"),
+    test_configs=(
+        {},
+        {"players": 3},
+        {"players": 4},
+        {"variant": "grey"},
+        {"players": 3, "variant": "grey", "tiebreak": "official"},
+        {"players": 4, "variant": "grey"},
+    ),
 )
 
 __all__ = ["GAME_INFO", "AzulGame", "AzulState", "position"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from tileworks.core.i18n import N_, _
-from tileworks.core import OptionSet, register
+from tileworks.core import OptionSet
 from tileworks.core.options import bool_option, choice_option, int_option, subset_option
 from tileworks.core.registry import GameInfo
 from tileworks.games.kiln.constants import HEAT_CELLS
@@ -46,29 +46,27 @@ OPTIONS = OptionSet(
     _check,
 )
 
-GAME_INFO = register(
-    GameInfo(
-        name="kiln",
-        title=N_("KILN"),
-        min_players=2,
-        max_players=4,
-        options=OPTIONS,
-        factory=KilnGame,
-        summary=N_("push tiles through a shared kiln, copy shapes into your warehouse, sell rows or columns"),
-        test_configs=(
-            {},
-            {"players": 3, "turn_limit": 60},
-            {"players": 4, "goal": 10, "turn_limit": 60},
-            {"variant": "advanced", "turn_limit": 60},
-            {"variant": "advanced", "advanced_scoring": "combined", "turn_limit": 60},
-            {"erase_rule": True, "heat_tokens": (5, 8, 14, 17, 19, 23, 26), "goal": 30, "turn_limit": 80},
-            {"variant": "advanced", "erase_rule": True, "heat_tokens": (5, 8, 14, 17, 19, 23, 26), "goal": 30,
-             "turn_limit": 80},
-            {"variant": "advanced", "advanced_scoring": "combined", "erase_rule": True,
-             "heat_tokens": (5, 8, 14, 17, 19, 23, 26), "goal": 30, "turn_limit": 80},
-            {"players": 3, "goal": 6, "heat_tokens": (5,), "erase_rule": True},
-        ),
-    )
+GAME_INFO = GameInfo(
+    name="kiln",
+    title=N_("KILN"),
+    min_players=2,
+    max_players=4,
+    options=OPTIONS,
+    factory=KilnGame,
+    summary=N_("push tiles through a shared kiln, copy shapes into your warehouse, sell rows or columns"),
+    test_configs=(
+        {},
+        {"players": 3, "turn_limit": 60},
+        {"players": 4, "goal": 10, "turn_limit": 60},
+        {"variant": "advanced", "turn_limit": 60},
+        {"variant": "advanced", "advanced_scoring": "combined", "turn_limit": 60},
+        {"erase_rule": True, "heat_tokens": (5, 8, 14, 17, 19, 23, 26), "goal": 30, "turn_limit": 80},
+        {"variant": "advanced", "erase_rule": True, "heat_tokens": (5, 8, 14, 17, 19, 23, 26), "goal": 30,
+         "turn_limit": 80},
+        {"variant": "advanced", "advanced_scoring": "combined", "erase_rule": True,
+         "heat_tokens": (5, 8, 14, 17, 19, 23, 26), "goal": 30, "turn_limit": 80},
+        {"players": 3, "goal": 6, "heat_tokens": (5,), "erase_rule": True},
+    ),
 )
 
 __all__ = ["GAME_INFO", "KilnGame", "KilnState", "position"]

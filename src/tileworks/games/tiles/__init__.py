@@ -11,7 +11,7 @@ Rules in our words, with every ruling: ``src/tileworks/rules/tiles.md``.
 from __future__ import annotations
 
 from tileworks.core.i18n import N_
-from tileworks.core import Option, OptionSet, register
+from tileworks.core import Option, OptionSet
 from tileworks.core.options import int_option
 from tileworks.core.registry import GameInfo
 from tileworks.games.tiles.notation import position
@@ -35,23 +35,21 @@ OPTIONS = OptionSet(
     )
 )
 
-GAME_INFO = register(
-    GameInfo(
-        name="tiles",
-        title=N_("Tiles"),
-        min_players=2,
-        max_players=3,
-        options=OPTIONS,
-        factory=TilesGame,
-        summary=N_("place edge-matching tiles and close areas of your colour (hidden hands)"),
-        test_configs=(
-            {},
-            {"players": 3},
-            # mostly single-colour tiles: forced discards in every game
-            {"tile_set": DISCARD_HEAVY},
-            {"players": 3, "tile_set": DISCARD_HEAVY},
-        ),
-    )
+GAME_INFO = GameInfo(
+    name="tiles",
+    title=N_("Tiles"),
+    min_players=2,
+    max_players=3,
+    options=OPTIONS,
+    factory=TilesGame,
+    summary=N_("place edge-matching tiles and close areas of your colour (hidden hands)"),
+    test_configs=(
+        {},
+        {"players": 3},
+        # mostly single-colour tiles: forced discards in every game
+        {"tile_set": DISCARD_HEAVY},
+        {"players": 3, "tile_set": DISCARD_HEAVY},
+    ),
 )
 
 __all__ = ["GAME_INFO", "TileSet", "TilesGame", "TilesState", "parse_codes", "position"]

@@ -12,7 +12,7 @@ Rules in our words, with every ruling: ``src/tileworks/rules/tuileries.md``.
 from __future__ import annotations
 
 from tileworks.core.i18n import N_
-from tileworks.core import Option, OptionSet, register
+from tileworks.core import Option, OptionSet
 from tileworks.core.options import bool_option, int_option
 from tileworks.core.registry import GameInfo
 from tileworks.games.tuileries.constants import DEFAULT_CIRCLES, normalise_circles
@@ -28,24 +28,22 @@ OPTIONS = OptionSet(
     )
 )
 
-GAME_INFO = register(
-    GameInfo(
-        name="tuileries",
-        title=N_("Tuileries"),
-        min_players=2,
-        max_players=6,
-        options=OPTIONS,
-        factory=TuileriesGame,
-        summary=N_("place tiles to form groups sharing two of colour, value and sign (hidden hands)"),
-        test_configs=(
-            {},
-            {"players": 3},
-            {"players": 4, "bonus_tile": True},
-            {"players": 5},
-            {"players": 6, "circles": "b2,g2,b7,g7"},
-            {"players": 2, "bonus_tile": True, "circles": "a1,h1,a8,h8"},
-        ),
-    )
+GAME_INFO = GameInfo(
+    name="tuileries",
+    title=N_("Tuileries"),
+    min_players=2,
+    max_players=6,
+    options=OPTIONS,
+    factory=TuileriesGame,
+    summary=N_("place tiles to form groups sharing two of colour, value and sign (hidden hands)"),
+    test_configs=(
+        {},
+        {"players": 3},
+        {"players": 4, "bonus_tile": True},
+        {"players": 5},
+        {"players": 6, "circles": "b2,g2,b7,g7"},
+        {"players": 2, "bonus_tile": True, "circles": "a1,h1,a8,h8"},
+    ),
 )
 
 __all__ = ["GAME_INFO", "TuileriesGame", "TuileriesState", "position"]
