@@ -1,0 +1,334 @@
+"""The conformance suite: the checks every tileworks game passes, for any
+game, shipped or plugin.
+
+Every configuration a game declares (``GameInfo.test_configs``) is played
+out at random from several seeds, and the protocol's invariants are checked
+at every state (in the spirit of OpenSpiel's random-simulation tests):
+legal actions and chance outcomes, illegal actions refused without a trace,
+JSON round trips and history replays, notation that reads back, observation
+tensors and masks, pictures and views that hide what they must, resampled
+hidden hands that agree with their history, and a game that plays within a
+fixed stack.
+
+Use it from a game's own tests with one line (pytest finds the tests)::
+
+    from tileworks.testing.conformance import *  # noqa: F403
+
+and choose the games with ``TILEWORKS_GAMES = ["dominoes"]`` in that module,
+or on the command line with ``pytest --tileworks-game=dominoes`` (the
+pytest plugin ``tileworks.testing.plugin``, installed with tileworks). By
+default every registered game is checked.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import subprocess
+import sys
+from xml.etree import ElementTree
+
+import pytest
+
+import tileworks
+from tileworks import CHANCE, SPECTATOR, TERMINAL, IllegalActionError
+from tileworks.core import sample_chance
+
+__all__ = [
+    "test_engines_use_only_the_standard_library",
+    "test_game_api",
+    "test_no_rule_step_nests_a_call_per_turn_or_round",
+    "test_random_playouts",
+]
+
+#: seeded random playouts per configuration
+PLAYOUTS = 8
+
+
+def snapshot(state):
+    return json.dumps(state.to_json(), sort_keys=True)
+
+
+def check_illegal_actions_rejected(state, game):
+    before = snapshot(state)
+    legal = set(state.legal_actions())
+    space = game.max_chance_outcomes() if state.is_chance_node() else game.num_distinct_actions()
+    not_legal = next((a for a in range(space) if a not in legal), None)
+    candidates = [-1, space + 7, True, "c8", 1.5, None]
+    if not_legal is not None:
+        candidates.append(not_legal)
+    for bad in candidates:
+        with pytest.raises(IllegalActionError) as raised:
+            state.apply_action(bad)
+        assert repr(bad) in str(raised.value) or str(bad) in str(raised.value)
+        assert snapshot(state) == before, f"rejecting {bad!r} changed the state"
+
+
+def check_exactly_the_legal_actions_apply(state, game):
+    """An action applies iff it is listed as legal, checked on a copy whose
+    legal actions are not cached, so the game's own fast check runs. Small
+    action spaces are tried whole; large ones (Tiles has 200,000 ids) with
+    every legal id, both ends of the space and a seeded sample of the rest."""
+    legal = set(state.legal_actions())
+    space = game.max_chance_outcomes() if state.is_chance_node() else game.num_distinct_actions()
+    if space <= 400:
+        candidates = range(space)
+    else:
+        sample = random.Random(len(state.history())).sample(range(space), 300)
+        candidates = sorted(legal | set(sample) | set(range(50)) | set(range(space - 50, space)))
+    for action in candidates:
+        copy = state.clone()
+        copy._legal = None  # make apply_action ask the game's own legality check
+        try:
+            copy.apply_action(action)
+            applied = True
+        except IllegalActionError:
+            applied = False
+        assert applied == (action in legal), f"action {action}: applied={applied}, listed={action in legal}"
+
+
+def check_evaluate_after_matches_playing_out(state, game):
+    """A game's fast one-step evaluation equals cloning, applying and
+    evaluating, for the mover and for every other seat, and changes nothing."""
+    legal = state.legal_actions()
+    before = snapshot(state)
+    for player in range(game.num_players()):
+        expected = []
+        for action in legal:
+            child = state.clone()
+            child.apply_action(action)
+            expected.append(child.evaluate(player))
+        assert state.evaluate_after(legal, player) == expected
+    assert snapshot(state) == before
+
+
+def check_pictures_hide_what_they_must(state, rng):
+    """Each seat's SVG is well-formed and the same for any deal of what that
+    seat cannot see."""
+    for seat in list(range(state.game().num_players())) + [SPECTATOR]:
+        picture = state.svg(seat)
+        ElementTree.fromstring(picture)
+        assert state.resample_hidden(seat, rng).svg(seat) == picture
+
+
+def check_every_choice_can_be_clicked(state):
+    """Each legal move's clicks name shapes in the mover's picture (or are
+    buttons), and no two moves share their clicks."""
+    mover = state.current_player()
+    picture = ElementTree.fromstring(state.svg(mover))
+    shapes = [
+        {key[5:]: value for key, value in e.attrib.items() if key.startswith("data-")} for e in picture.iter()
+    ]
+    choices = state.choices()
+    assert [c["move"] for c in choices] == [state.action_to_string(a) for a in state.legal_actions()]
+    sequences = [json.dumps(c["clicks"], sort_keys=True) for c in choices if c["clicks"]]
+    assert len(sequences) == len(set(sequences)), "two moves share their clicks"
+    wanted = {json.dumps(click, sort_keys=True) for c in choices for click in c["clicks"] if "button" not in click}
+    for text in wanted:
+        click = json.loads(text)
+        assert any(click.items() <= shape.items() for shape in shapes), f"nothing to click for {click}"
+
+
+def check_observation_tensors(state, game):
+    """Every seat's tensor (and the spectator's) has the declared size, stays
+    in [0, 1] and tells the viewer apart; the mask marks exactly the legal actions."""
+    size = game.observation_tensor_size()
+    assert game.observation_tensor_shape() == [size]
+    tensors = []
+    for seat in list(range(game.num_players())) + [SPECTATOR]:
+        tensor = state.observation_tensor(seat)
+        assert len(tensor) == size
+        assert all(isinstance(x, float) and 0.0 <= x <= 1.0 for x in tensor)
+        tensors.append(tensor)
+    assert len({tuple(t) for t in tensors}) == len(tensors), "two viewers got the same tensor"
+    mask = state.legal_actions_mask()
+    space = game.max_chance_outcomes() if state.is_chance_node() else game.num_distinct_actions()
+    assert len(mask) == space
+    assert [a for a, bit in enumerate(mask) if bit] == state.legal_actions()
+    with pytest.raises(ValueError):
+        state.observation_tensor(game.num_players())
+
+
+def check_views_hide_what_they_must(state, rng):
+    players = state.game().num_players()
+    for seat in list(range(players)) + [SPECTATOR]:
+        view = state.view(seat)
+        json.dumps(view)  # plain JSON types
+        seen = state.visible_history(seat)
+        assert len(seen) == len(state.history())
+        assert all(a is None or a == b for a, b in zip(seen, state.history()))
+        other = state.resample_hidden(seat, rng)
+        assert other.visible_history(seat) == seen  # what the viewer saw does not depend on the deal
+        if seat == SPECTATOR:
+            assert other.view(seat) == view
+            continue
+        assert other.view(seat) == view
+        if len(state.history()) % 7 == 0:  # (tensors are long: Tiles has 26,580 entries)
+            assert other.observation_tensor(seat) == state.observation_tensor(seat)  # nothing hidden leaks in
+        assert other.observation_string(seat) == state.observation_string(seat)
+        assert other.information_state_string(seat) == state.information_state_string(seat)
+        assert other.current_player() == state.current_player()
+        if state.current_player() == seat:
+            assert other.legal_actions() == state.legal_actions()
+
+
+def check_resampling_agrees_with_history(state, game, rng):
+    """A resampled state's history replays, move by move legally, to exactly
+    that state: the deal never contradicts what play revealed (a forced
+    discard says what the discarder did not hold), and the history never
+    carries the true hands behind a resampled deal."""
+    for seat in range(game.num_players()):
+        other = state.resample_hidden(seat, rng)
+        assert len(other.history()) == len(state.history())
+        if other == state:  # nothing hidden was dealt anew: the shadow replay already covers it
+            continue
+        replayed = game.new_initial_state()
+        for action in other.history():
+            replayed.apply_action(action)  # raises if a resampled hand made a move illegal
+        assert replayed == other, "history() does not lead to the resampled state"
+
+
+def check_state(state, game, shadow, rng):
+    player = state.current_player()
+    assert player in (CHANCE, TERMINAL) or 0 <= player < game.num_players()
+    legal = state.legal_actions()
+    assert legal == sorted(set(legal))
+    if state.is_terminal():
+        assert legal == []
+        returns = state.returns()
+        assert len(returns) == game.num_players()
+        assert all(0.0 <= r <= 1.0 for r in returns)
+        assert math.isclose(sum(returns), 1.0)
+        winners = [r for r in returns if r > 0]
+        assert all(math.isclose(r, 1 / len(winners)) for r in winners)
+    else:
+        assert legal, f"no legal action while {state.decision()}"
+        assert state.returns() == [0.0] * game.num_players()
+    assert len(state.scores()) == game.num_players()
+
+    if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        assert [a for a, _ in outcomes] == legal
+        assert all(p > 0 for _, p in outcomes)
+        assert math.isclose(sum(p for _, p in outcomes), 1.0)
+    for action in legal:
+        text = state.action_to_string(action)
+        assert isinstance(text, str) and text
+        assert state.string_to_action(text) == action, f"{text!r} does not read back as {action}"
+        assert state.string_to_action(f"  {text.upper()} ") == action
+
+    copy = state.clone()
+    assert copy == state
+    data = state.to_json()
+    restored = game.state_from_json(json.loads(json.dumps(data)))
+    assert restored == state
+    assert restored.legal_actions() == legal
+    if legal:
+        copy.apply_action(legal[-1])
+        assert copy != state and state.legal_actions() == legal  # independent clone
+
+    # history(): replaying it from the start reproduces the state
+    for action in state.history()[len(shadow.history()):]:
+        shadow.apply_action(action)
+    assert shadow == state
+
+    check_illegal_actions_rejected(state, game)
+    if len(state.history()) % 7 == 0:
+        check_observation_tensors(state, game)
+        check_exactly_the_legal_actions_apply(state, game)
+        if not state.is_chance_node() and not state.is_terminal():
+            check_evaluate_after_matches_playing_out(state, game)
+        check_pictures_hide_what_they_must(state, rng)
+        if not state.is_chance_node() and not state.is_terminal():
+            check_every_choice_can_be_clicked(state)
+    check_views_hide_what_they_must(state, rng)
+    if len(state.history()) % 3 == 0:
+        check_resampling_agrees_with_history(state, game, rng)
+
+
+def test_random_playouts(tileworks_config, tileworks_seed):
+    """Seeded random playouts with every invariant checked at every state."""
+    name, config = tileworks_config
+    game = tileworks.load_game(name, **config)
+    seed = tileworks_seed
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    shadow = game.new_initial_state()
+    decisions = chances = 0
+    while True:
+        check_state(state, game, shadow, rng)
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            action = sample_chance(state, rng)
+            chances += 1
+        else:
+            action = rng.choice(state.legal_actions())
+            decisions += 1
+        state.apply_action(action)
+        assert decisions <= game.max_game_length()
+        assert chances <= game.max_chance_nodes()
+    replayed = game.new_initial_state()
+    for action in state.history():
+        replayed.apply_action(action)
+    assert replayed == state and replayed.returns() == state.returns()
+
+
+def stack_depth():
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    return depth
+
+
+def test_no_rule_step_nests_a_call_per_turn_or_round(tileworks_config):
+    """A whole game plays within a fixed stack: turns and rounds follow one
+    another in loops, never one call deeper each. (Azul once started each
+    round with nothing to deal inside the last one and failed near round
+    250; random play never meets such rounds, so tests/azul has that
+    position.)"""
+    name, config = tileworks_config
+    game = tileworks.load_game(name, **config)
+    rng = random.Random(11)
+    state = game.new_initial_state()
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(stack_depth() + 60)
+    try:
+        while not state.is_terminal():
+            state.apply_action(sample_chance(state, rng) if state.is_chance_node() else rng.choice(state.legal_actions()))
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def test_game_api(tileworks_config):
+    """The game-level API answers and a new state round-trips through JSON."""
+    name, config = tileworks_config
+    game = tileworks.load_game(name, **config)
+    assert game.num_players() == game.options()["players"]
+    assert game.num_distinct_actions() > 0
+    assert game.max_chance_outcomes() > 0
+    assert game.max_game_length() > 0
+    state = game.new_initial_state()
+    assert state.history() == []
+    assert game.state_from_json(json.dumps(state.to_json())) == state
+
+
+def test_engines_use_only_the_standard_library(tileworks_game):
+    """The rules engine imports and plays with Rich, Typer, NumPy and the
+    research libraries unavailable: engines are pure Python."""
+    script = (
+        "import sys\n"
+        "for blocked in ('rich', 'typer', 'pytest', 'hypothesis', 'numpy', 'pyspiel', 'gymnasium', 'pettingzoo'):\n"
+        "    sys.modules[blocked] = None\n"
+        "import random, tileworks\n"
+        "from tileworks.core import sample_chance\n"
+        "rng = random.Random(0)\n"
+        f"s = tileworks.load_game({tileworks_game!r}).new_initial_state()\n"
+        "while not s.is_terminal():\n"
+        "    s.apply_action(sample_chance(s, rng) if s.is_chance_node() else rng.choice(s.legal_actions()))\n"
+        "s.observation_string(0); s.to_json()\n"
+        "print('ok')\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert result.stdout.strip() == "ok", result.stderr
