@@ -60,7 +60,7 @@ class Game(ABC):
 
     def observation_tensor_size(self) -> int:
         """Length of every ``State.observation_tensor`` (laid out in the game's rules document)."""
-        return self.state_class.observation.tensor_size(self)  # type: ignore[union-attr]
+        return _observation_module(self.state_class, self.name).tensor_size(self)
 
     def observation_tensor_shape(self) -> list[int]:
         """Shape of ``State.observation_tensor``: flat, one dimension."""
@@ -363,6 +363,29 @@ class State(ABC):
 
         return Text(self.observation_string(viewer))
 
+    def svg(self, viewer: int = SPECTATOR) -> str:
+        """The table as an SVG picture, as ``viewer`` sees it; by default the
+        text rendering drawn in monospace (games draw their own)."""
+        from tileworks.core.svg import text_picture
+
+        return text_picture(self.observation_string(viewer), self.decision())
+
+    def view_as(self, viewer: int) -> "Picture":
+        """What ``viewer`` sees, to show in a notebook: a seat's own hand
+        appears only here, never in the state's own picture.
+
+        >>> import tileworks
+        >>> state = tileworks.load_game("kiln").new_initial_state()
+        >>> state.view_as(0)._repr_svg_().startswith("<svg")
+        True
+        """
+        check_viewer(viewer, self._game.num_players())
+        return Picture(self.svg(viewer), self.observation_string(viewer))
+
+    def _repr_svg_(self) -> str:
+        # Jupyter shows a state as the spectator's picture: no hidden hand
+        return self.svg(SPECTATOR)
+
     def __rich__(self) -> Any:
         return self.rich_text(SPECTATOR)
 
@@ -383,17 +406,25 @@ def _as_action(action: Any, state: State) -> int:
 
 
 class DelegatingState(State):
-    """A State that keeps the player to move in ``player``, and whose notation,
-    views and drawings live in two modules of its game, named by the class
-    attributes ``notation`` (``describe_decision``,
-    ``action_to_string``, ``string_to_action``, ``state_fields``, ``view``)
-    and ``render`` (``render_text``, ``render_rich``), and whose learning
-    tensor lives in ``observation`` (``tensor_size``, ``observation_tensor``)."""
+    """A State that keeps the player to move in ``player`` and finds the rest
+    of a game in modules named by class attributes (docs/writing-a-game.md):
+
+    - ``notation`` (required): ``describe_decision``, ``action_to_string``,
+      ``string_to_action``, ``state_fields``, ``state_from_fields``,
+      ``view``; optionally ``clicks`` and ``describe_move`` for the browser;
+    - ``render`` (required): ``render_text``; optionally ``render_rich``
+      (else plain text) and ``render_svg`` (else the text drawn as SVG);
+    - ``heuristics`` (optional): ``evaluate`` and search settings (else the
+      score, and searches roll out to the end of the game);
+    - ``observation`` (optional): ``tensor_size`` and ``observation_tensor``
+      for learning agents (else the research adapters say it is missing).
+    """
 
     __slots__ = ("player",)
     notation: ClassVar[Any]
     render: ClassVar[Any]
-    observation: ClassVar[Any]
+    heuristics: ClassVar[Any] = None
+    observation: ClassVar[Any] = None
 
     def current_player(self) -> int:
         return self.player
@@ -424,14 +455,17 @@ class DelegatingState(State):
 
     def observation_tensor(self, player: int = SPECTATOR) -> list[float]:
         check_viewer(player, self._game.num_players())
-        return self.observation.observation_tensor(self, player)
+        return _observation_module(type(self), self._game.name).observation_tensor(self, player)
 
     def rich_text(self, viewer: int = SPECTATOR) -> Any:
-        return self.render.render_rich(self.view(viewer))
+        render_rich = getattr(self.render, "render_rich", None)
+        return render_rich(self.view(viewer)) if render_rich else super().rich_text(viewer)
 
     def svg(self, viewer: int = SPECTATOR) -> str:
-        """The table as an SVG picture, as ``viewer`` sees it."""
-        return self.render.render_svg(self.view(viewer))
+        """The table as an SVG picture, as ``viewer`` sees it (the text
+        rendering drawn in monospace when the game draws no SVG)."""
+        render_svg = getattr(self.render, "render_svg", None)
+        return render_svg(self.view(viewer)) if render_svg else super().svg(viewer)
 
     def choices(self) -> list[dict[str, Any]]:
         """The mover's legal moves, each with the clicks on the SVG picture
@@ -453,16 +487,15 @@ class DelegatingState(State):
             out.append({"move": move, "clicks": made, "label": describe(self, a) if describe and not made else move})
         return out
 
-    def _repr_svg_(self) -> str:
-        # Jupyter shows a state as the spectator's picture: no hidden hand
-        return self.svg()
-
     def evaluate(self, player: int) -> float:
         heuristics = getattr(self, "heuristics", None)
         return heuristics.evaluate(self, player) if heuristics else super().evaluate(player)
 
     # search settings: the game's heuristics module may set its own
     def rollout_depth(self) -> int:
+        if getattr(self, "heuristics", None) is None:
+            # no evaluation beyond the score: searches play rollouts to the end
+            return self._game.max_game_length()
         return self._search_setting("ROLLOUT_DEPTH", super().rollout_depth())
 
     def value_scale(self) -> float:
@@ -593,6 +626,35 @@ class HiddenHandState(DelegatingState):
                     f"state field {name!r} contradicts the history: replaying it gives {theirs.get(name)!r}"
                 )
         self.evidence = replay.evidence
+
+
+def _observation_module(state_class: Any, game: str) -> Any:
+    """The game's ``observation`` module, or a clear error for a game that
+    has none (the research adapters need it; play does not)."""
+    module = getattr(state_class, "observation", None)
+    if module is None:
+        raise NotImplementedError(
+            f"game {game!r} has no observation tensor: its state class names no 'observation' module "
+            "(see docs/writing-a-game.md)"
+        )
+    return module
+
+
+class Picture:
+    """One viewer's picture of a state, for notebooks (``State.view_as``):
+    Jupyter shows the SVG, ``str()`` gives the text rendering."""
+
+    def __init__(self, svg: str, text: str):
+        self.svg, self.text = svg, text
+
+    def _repr_svg_(self) -> str:
+        return self.svg
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return self.text
 
 
 def sum_masks(masks: Any) -> int:

@@ -63,3 +63,21 @@ class Svg:
             f'viewBox="0 0 {_number(width)} {_number(height)}" role="img"><title>{escape(title)}</title>'
             + "".join(self.parts) + "</svg>"
         )
+
+
+def text_picture(text: str, title: str, size: float = 14) -> str:
+    """A text rendering drawn as an SVG picture, one monospace line per line:
+    what a game without an SVG renderer shows wherever a picture is wanted.
+
+    >>> text_picture("a  b", "two letters")  # doctest: +ELLIPSIS
+    '<svg ... width="...<title>two letters</title><text x="8" y="20" font-size="14" font-family="monospace" text-anchor="start" xml:space="preserve">a  b</text></svg>'
+    """
+    lines = text.splitlines() or [""]
+    svg = Svg()
+    for i, line in enumerate(lines):
+        svg.parts.append(
+            f'<text x="8" y="{_number(20 + i * size * 1.3)}" font-size="{_number(size)}" font-family="monospace" '
+            f'text-anchor="start" xml:space="preserve">{escape(line)}</text>'
+        )
+    width = 16 + 0.62 * size * max(len(line) for line in lines)
+    return svg.render(round(width), round(12 + len(lines) * size * 1.3), title)
