@@ -584,14 +584,18 @@ class HiddenHandState(DelegatingState):
         """
         game = self._game
         others = [q for q in range(game.num_players()) if q != player]
-        # sorted, so that two states the player cannot tell apart deal alike from one seed
-        pool = sorted(self._undrawn() + [t for q in others for t in self._hand_tiles(q)])
-        rng.shuffle(pool)
         if not self._history:
+            # sorted, so that two states the player cannot tell apart deal alike from one seed
+            pool = sorted(self._undrawn() + [t for q in others for t in self._hand_tiles(q)])
+            rng.shuffle(pool)
             rest = iter(pool)
             deal = {q: [next(rest) for _ in self._hand_tiles(q)] for q in others}
             return self._with_hidden(deal, list(rest))
-        slots = [(q, index) for q in others for index in self.hand_slots[q]]
+        # the draws still in other hands that only their holder saw (a game
+        # may reveal hands, as at the end of a dominoes game)
+        slots = [(q, index) for q in others for index in self.hand_slots[q] if self.private_to[index] == q]
+        pool = sorted(self._undrawn() + [self._history[index] for _q, index in slots])
+        rng.shuffle(pool)
         forbidden = [
             sum_masks(tiles for seat, when, tiles in self.evidence if seat == q and when > index)
             for q, index in slots
