@@ -8,11 +8,13 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test bench lock messages clean
 
-$(STAMP): requirements-dev.lock pyproject.toml
+# examples/dominoes is a game plugin in its own package; it is installed
+# beside tileworks so that the tests play it through the whole platform.
+$(STAMP): requirements-dev.lock pyproject.toml examples/dominoes/pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit("tileworks needs Python 3.11 or newer") if sys.version_info < (3, 11) else None'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements-dev.lock
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e . -e examples/dominoes
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -54,4 +56,4 @@ messages: $(STAMP)
 	$(BIN)/pybabel update -i build/tileworks.pot -d src/tileworks/locale -D tileworks --no-wrap --no-fuzzy-matching --ignore-obsolete
 
 clean:
-	rm -rf $(VENV) .pytest_cache build src/*.egg-info
+	rm -rf $(VENV) .pytest_cache build src/*.egg-info examples/dominoes/src/*.egg-info

@@ -8,10 +8,12 @@ import re
 
 import pytest
 
-from tileworks.core.registry import registered_games
-from tileworks.web.rules import RULES, rules_html, rules_path
+from tileworks.core.registry import game_info, registered_games
+from tileworks.games import RULES
+from tileworks.web.rules import rules_html, rules_path
 
-GAMES = [info.name for info in registered_games()]
+#: the games tileworks ships, each with its rules in English and Japanese
+GAMES = ["azul", "kiln", "tiles", "tuileries"]
 
 
 def shape(text: str) -> tuple[int, int]:
@@ -28,6 +30,29 @@ def test_the_japanese_rules_match_the_english_section_by_section(game):
     missing = set(re.findall(r"`([^`]+)`", english)) - set(re.findall(r"`([^`]+)`", japanese))
     assert missing == set()
     assert len(re.findall(r"[\u3040-\u30ff]", japanese)) > 500
+
+
+@pytest.mark.parametrize("game", [info.name for info in registered_games()])
+def test_every_game_has_a_rules_page_in_english(game):
+    """Plugin games too: from their own documents, or a page saying there are none."""
+    html = rules_html(game, "en")
+    assert html.startswith('<article class="rules">') and "<script" not in html
+    if game_info(game).rules is not None:
+        assert "<h1>" in html or "<h2>" in html
+
+
+def test_a_game_without_rules_documents_gets_a_page_that_says_so(monkeypatch):
+    from dataclasses import replace
+
+    from tileworks.core import registry
+
+    monkeypatch.setitem(registry._REGISTRY, "kiln", replace(game_info("kiln"), rules=None))
+    rules_html.cache_clear()
+    try:
+        assert rules_path("kiln", "en") is None
+        assert "kiln comes with no rules document." in rules_html("kiln", "en")
+    finally:
+        rules_html.cache_clear()
 
 
 @pytest.mark.parametrize("game", GAMES)

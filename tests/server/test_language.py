@@ -35,9 +35,11 @@ def test_views_are_kept_per_language(api):
 
 
 def test_the_catalogue_in_japanese(api):
-    games = api.client.get("/api/catalogue", headers=JA).json()
+    shipped = ("azul", "kiln", "tiles", "tuileries")  # plugin games bring their own words
+    games = [g for g in api.client.get("/api/catalogue", headers=JA).json() if g["name"] in shipped]
     assert [g["title"] for g in games] == ["アズール", "キルン", "タイルズ", "チュイルリー"]
-    assert api.client.get("/api/catalogue").json()[1]["title"] == "KILN"
+    english = {g["name"]: g["title"] for g in api.client.get("/api/catalogue").json()}
+    assert english["kiln"] == "KILN"
 
 
 def test_each_live_client_gets_its_own_language(client):

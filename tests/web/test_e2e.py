@@ -38,8 +38,8 @@ def browser():
         launched.close()
 
 
-def create(server, game, players, **options):
-    response = httpx.post(f"{server.url}/api/games", json={"game": game, "players": players, "options": options})
+def create(server, game, seats, **options):
+    response = httpx.post(f"{server.url}/api/games", json={"game": game, "players": seats, "options": options})
     assert response.status_code == 201, response.text
     return response.json()
 
@@ -65,9 +65,13 @@ def click_to_the_end(page, seconds=240, over="Game over"):
 
 @pytest.mark.parametrize("game, options", [
     ("kiln", {"goal": 6}), ("azul", {}), ("tiles", {}), ("tuileries", {}),
+    # a plugin game (examples/dominoes, installed by make test): no code of
+    # its own in tileworks.web or tileworks.server
+    ("dominoes", {}), ("dominoes", {"players": 3, "draw": True}),
 ])
 def test_a_whole_game_played_by_clicking(server, browser, game, options):
-    created = create(server, game, ["human", "random"], **options)
+    seats = ["human"] + ["mcts:beginner"] * (options.get("players", 2) - 1)
+    created = create(server, game, seats, **options)
     page = browser.new_page(viewport={"width": 1100, "height": 900})
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))

@@ -33,7 +33,10 @@ class GameInfo:
 
     ``options`` always includes ``players``. ``test_configs`` are the option
     combinations the shared conformance suite plays: adding a game to the
-    suite is adding it to the registry.
+    suite is adding it to the registry. ``rules`` is the folder of the
+    game's rules documents, ``NAME.md`` in English and ``NAME.LANG.md`` in
+    other languages (a path or an ``importlib.resources`` folder; None: the
+    game has none, and its rules page says so).
     """
 
     name: str
@@ -44,6 +47,7 @@ class GameInfo:
     factory: Callable[[dict[str, Any]], "Game"]
     summary: str = ""
     test_configs: tuple[dict[str, Any], ...] = field(default=({},))
+    rules: Any = None
 
 
 #: the entry-point group in which packages declare their games

@@ -15,6 +15,7 @@ from tileworks.core.i18n import N_
 from tileworks.core import OptionSet
 from tileworks.core.options import choice_option, int_option
 from tileworks.core.registry import GameInfo
+from tileworks.games import RULES
 from tileworks.games.azul.notation import position
 from tileworks.games.azul.rules import AzulGame, AzulState
 
@@ -45,6 +46,7 @@ GAME_INFO = GameInfo(
         {"players": 3, "variant": "grey", "tiebreak": "official"},
         {"players": 4, "variant": "grey"},
     ),
+    rules=RULES,
 )
 
 __all__ = ["GAME_INFO", "AzulGame", "AzulState", "position"]

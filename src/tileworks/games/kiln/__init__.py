@@ -17,6 +17,7 @@ from tileworks.core.i18n import N_, _
 from tileworks.core import OptionSet
 from tileworks.core.options import bool_option, choice_option, int_option, subset_option
 from tileworks.core.registry import GameInfo
+from tileworks.games import RULES
 from tileworks.games.kiln.constants import HEAT_CELLS
 from tileworks.games.kiln.notation import position
 from tileworks.games.kiln.rules import KilnGame, KilnState
@@ -67,6 +68,7 @@ GAME_INFO = GameInfo(
          "heat_tokens": (5, 8, 14, 17, 19, 23, 26), "goal": 30, "turn_limit": 80},
         {"players": 3, "goal": 6, "heat_tokens": (5,), "erase_rule": True},
     ),
+    rules=RULES,
 )
 
 __all__ = ["GAME_INFO", "KilnGame", "KilnState", "position"]

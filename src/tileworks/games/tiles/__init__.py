@@ -14,6 +14,7 @@ from tileworks.core.i18n import N_
 from tileworks.core import Option, OptionSet
 from tileworks.core.options import int_option
 from tileworks.core.registry import GameInfo
+from tileworks.games import RULES
 from tileworks.games.tiles.notation import position
 from tileworks.games.tiles.rules import TilesGame, TilesState
 from tileworks.games.tiles.tileset import TileSet, normalise_tile_set, parse_codes
@@ -50,6 +51,7 @@ GAME_INFO = GameInfo(
         {"tile_set": DISCARD_HEAVY},
         {"players": 3, "tile_set": DISCARD_HEAVY},
     ),
+    rules=RULES,
 )
 
 __all__ = ["GAME_INFO", "TileSet", "TilesGame", "TilesState", "parse_codes", "position"]

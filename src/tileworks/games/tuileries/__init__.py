@@ -15,6 +15,7 @@ from tileworks.core.i18n import N_
 from tileworks.core import Option, OptionSet
 from tileworks.core.options import bool_option, int_option
 from tileworks.core.registry import GameInfo
+from tileworks.games import RULES
 from tileworks.games.tuileries.constants import DEFAULT_CIRCLES, normalise_circles
 from tileworks.games.tuileries.notation import position
 from tileworks.games.tuileries.rules import TuileriesGame, TuileriesState
@@ -44,6 +45,7 @@ GAME_INFO = GameInfo(
         {"players": 6, "circles": "b2,g2,b7,g7"},
         {"players": 2, "bonus_tile": True, "circles": "a1,h1,a8,h8"},
     ),
+    rules=RULES,
 )
 
 __all__ = ["GAME_INFO", "TuileriesGame", "TuileriesState", "position"]
