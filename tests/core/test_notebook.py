@@ -89,3 +89,22 @@ def test_the_example_notebook_runs_and_draws_every_game(tmp_path):
     assert "data-tile" in tiles_p1 and "data-tile" in tuileries_p2  # a seat's view holds its hand
     printed = notebook.cells[-1].outputs[0]["text"]
     assert printed.startswith("TUILERIES")
+
+
+def test_a_game_without_optional_hooks_still_plays_and_says_what_is_missing():
+    class BareKiln(KilnState):
+        render = types.SimpleNamespace(render_text=kiln_render.render_text)
+        heuristics = None
+        observation = None
+
+    class BareGame(type(tileworks.load_game("kiln"))):
+        state_class = BareKiln
+
+    game = BareGame(tileworks.load_game("kiln").options())
+    state = game.new_initial_state()
+    assert state.rollout_depth() == game.max_game_length()  # no evaluation: searches roll out to the end
+    assert state.evaluate(0) == 0.0  # the score alone
+    with pytest.raises(NotImplementedError, match="game 'kiln' has no observation tensor"):
+        state.observation_tensor(0)
+    with pytest.raises(NotImplementedError, match="no observation tensor"):
+        game.observation_tensor_size()
