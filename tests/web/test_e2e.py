@@ -15,6 +15,7 @@ import playwright.sync_api as playwright
 import pytest
 
 from tests.server.test_restart import Server  # a real server process
+from tileworks.core.registry import registered_games
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).parent / "artifacts"
@@ -151,9 +152,15 @@ VISIBLE_TEXT = """() => {
 SAME_IN_EVERY_LANGUAGE = {"tileworks"}
 
 
+#: a plugin game's own words are its package's to translate; tileworks's
+#: catalogs cover tileworks and the games it ships
+PLUGIN_TITLES = {info.title for info in registered_games()
+                 if info.name not in ("azul", "kiln", "tiles", "tuileries")}
+
+
 def english_words(page):
     words = set(re.findall(r"[A-Za-z]{3,}", page.evaluate(VISIBLE_TEXT)))
-    return sorted(words - SAME_IN_EVERY_LANGUAGE)
+    return sorted(words - SAME_IN_EVERY_LANGUAGE - PLUGIN_TITLES)
 
 
 def test_the_japanese_pages_show_no_english(server, browser):
@@ -193,7 +200,7 @@ def test_the_japanese_pages_show_no_english(server, browser):
         page.screenshot(path=str(ARTIFACTS / f"{game}-ja.png"))
     page.goto(f"{server.url}/rules/kiln")
     assert "外側のタイル" in page.inner_text("main") and "倉庫" in page.inner_text("main")
-    assert re.findall(r"[A-Za-z]{3,}", page.inner_text("header nav")) == []
+    assert set(re.findall(r"[A-Za-z]{3,}", page.inner_text("header nav"))) <= PLUGIN_TITLES
     context.close()
 
 

@@ -78,6 +78,24 @@ def read_int(fields: dict[str, Any], name: str, lo: int, hi: int) -> int:
     return value
 
 
+def read_draws(state: Any, fields: dict[str, Any], players: int) -> None:
+    """Read a hidden-hand state's ``hand_slots`` (per seat, the history
+    indices of the draws still in hand) and ``private_to`` (per history
+    entry, the seat that alone saw it, or -1) into ``state``, or raise a
+    :class:`RecordError` naming the field. Whether they agree with the
+    history is checked when the history is read (``State._check_history``)."""
+    slots = fields.get("hand_slots")
+    if not isinstance(slots, list) or len(slots) != players or not all(
+        isinstance(s, list) and all(type(i) is int and i >= 0 for i in s) for s in slots
+    ):
+        raise field_error("hand_slots", f"expected {players} lists of history indices")
+    private = fields.get("private_to")
+    if not isinstance(private, list) or not all(type(p) is int and -1 <= p < players for p in private):
+        raise field_error("private_to", f"expected a list of seats (0 to {players - 1}) or -1")
+    state.hand_slots = [list(s) for s in slots]
+    state.private_to = list(private)
+
+
 def check_viewer(viewer: Any, players: int) -> None:
     """A view is for a seat ``0..players-1`` or the spectator (``-2``)."""
     from tileworks.core.constants import SPECTATOR

@@ -17,7 +17,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from tileworks.core import CHANCE, SPECTATOR, TERMINAL
-from tileworks.core.text import check_viewer, field_error, read_int, read_move, seat_name
+from tileworks.core.text import check_viewer, field_error, read_draws, read_int, read_move, seat_name
 
 from tileworks_dominoes.tiles import COUNT, TILE_ID, TILES, ids, pip_total, tile_name
 
@@ -188,15 +188,7 @@ def state_from_fields(game: "DominoesGame", fields: dict[str, Any]) -> "Dominoes
     if to_move != expected:
         raise field_error("to_move", f"{to_move!r} does not fit phase {phase!r} with seat {state.seat}")
     state.player = to_move
-    slots, private = fields.get("hand_slots"), fields.get("private_to")
-    if not isinstance(slots, list) or len(slots) != n or not all(
-        isinstance(s, list) and all(type(i) is int and i >= 0 for i in s) for s in slots
-    ):
-        raise field_error("hand_slots", f"expected {n} lists of history indices")
-    if not isinstance(private, list) or not all(type(p) is int and -1 <= p < n for p in private):
-        raise field_error("private_to", "expected a list of seats or -1")
-    state.hand_slots = [list(s) for s in slots]
-    state.private_to = list(private)
+    read_draws(state, fields, n)
     if not state.is_terminal() and not state.legal_actions():
         raise field_error("phase", f"phase {phase!r} has no legal action in this position")
     return state

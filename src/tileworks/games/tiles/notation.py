@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from tileworks.core import CHANCE, SPECTATOR, TERMINAL
 from tileworks.core.i18n import N_, _, gettext
-from tileworks.core.text import check_viewer, field_error, read_int, read_move, seat_name
+from tileworks.core.text import check_viewer, field_error, read_draws, read_int, read_move, seat_name
 from tileworks.games.tiles import constants as const
 from tileworks.games.tiles.tileset import COLOUR_NAMES, COLOURS, canonical
 
@@ -268,11 +268,7 @@ def state_from_fields(game: "TilesGame", fields: dict[str, Any]) -> "TilesState"
     if state.phase == const.OVER and (state.deck_total or any(state.hands)):
         raise field_error("phase", "the game ends only when every tile is played or discarded")
 
-    slots = fields.get("hand_slots")
-    if not isinstance(slots, list) or len(slots) != n:
-        raise field_error("hand_slots", f"expected {n} lists")
-    state.hand_slots = [_int_list(s, "hand_slots", 0, 10**6) for s in slots]
-    state.private_to = _int_list(fields.get("private_to"), "private_to", -1, n - 1)
+    read_draws(state, fields, n)
     if not state.is_terminal() and not state.legal_actions():
         raise field_error("phase", f"phase {phase_name!r} has no legal action in this position")
     return state

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from tileworks.core import CHANCE, SPECTATOR, TERMINAL
 from tileworks.core.i18n import N_, _
-from tileworks.core.text import check_viewer, field_error, read_int, read_move, seat_name
+from tileworks.core.text import check_viewer, field_error, read_draws, read_int, read_move, seat_name
 from tileworks.games.tuileries import constants as const
 from tileworks.games.tuileries.constants import (
     SQUARE_INDEX,
@@ -168,16 +168,7 @@ def state_from_fields(game: "TuileriesGame", fields: dict[str, Any]) -> "Tuileri
     state.player = to_move
     if (state.phase == const.OVER) != (placed == const.TILES):
         raise field_error("phase", "the game is over exactly when all 64 tiles are down")
-    slots = fields.get("hand_slots")
-    private = fields.get("private_to")
-    if not isinstance(slots, list) or len(slots) != n or not all(
-        isinstance(s, list) and all(type(i) is int and i >= 0 for i in s) for s in slots
-    ):
-        raise field_error("hand_slots", f"expected {n} lists of history indices")
-    if not isinstance(private, list) or not all(type(p) is int and -1 <= p < n for p in private):
-        raise field_error("private_to", "expected a list of seats or -1")
-    state.hand_slots = [list(s) for s in slots]
-    state.private_to = list(private)
+    read_draws(state, fields, n)
     if not state.is_terminal() and not state.legal_actions():
         raise field_error("phase", f"phase {phase!r} has no legal action in this position")
     return state
