@@ -8,6 +8,7 @@ legal actions are cached between moves, JSON round-trips, equality).
 
 from __future__ import annotations
 
+import functools
 import json
 import operator
 import random
@@ -596,8 +597,10 @@ class HiddenHandState(DelegatingState):
         slots = [(q, index) for q in others for index in self.hand_slots[q] if self.private_to[index] == q]
         pool = sorted(self._undrawn() + [self._history[index] for _q, index in slots])
         rng.shuffle(pool)
+        # a slot drawn before some evidence about its seat cannot hold those tiles
         forbidden = [
-            sum_masks(tiles for seat, when, tiles in self.evidence if seat == q and when > index)
+            functools.reduce(operator.or_, (tiles for seat, when, tiles in self.evidence
+                                            if seat == q and when > index), 0)
             for q, index in slots
         ]
         history = list(self._history)
@@ -659,18 +662,6 @@ class Picture:
 
     def __repr__(self) -> str:
         return self.text
-
-
-def sum_masks(masks: Any) -> int:
-    """The union of bitmasks.
-
-    >>> sum_masks([0b001, 0b100, 0b101])
-    5
-    """
-    out = 0
-    for mask in masks:
-        out |= mask
-    return out
 
 
 def deal_respecting(pool: list[int], forbidden: list[int], rng: random.Random) -> list[int]:

@@ -34,7 +34,7 @@ _PLAY = re.compile(r"^([0-6])-([0-6])(l|r|left|right)?$")
 def describe_decision(state: "DominoesState") -> str:
     phase = PHASE_NAMES[state.phase]
     if phase == "deal":
-        return f"chance deals a tile to {seat_name(state.deal_index // state._game.hand_size)}"
+        return f"chance deals a tile to {seat_name(state.deal_index // state.game().hand_size)}"
     if phase == "draw":
         return f"chance gives {seat_name(state.seat)} a tile from the boneyard"
     if phase == "over":
@@ -44,7 +44,7 @@ def describe_decision(state: "DominoesState") -> str:
         return f"{who} leads with {tile_name(state.lead_tile())}, the highest tile dealt"
     left, right = state.ends()
     # the same words whether or not a tile fits: the hand stays hidden
-    otherwise = "draws" if state._game.draw and state.boneyard else "passes"
+    otherwise = "draws" if state.game().draw and state.boneyard else "passes"
     return f"{who} plays a tile on the {left} or the {right} end, or {otherwise}"
 
 
@@ -223,7 +223,7 @@ def position(game: "DominoesGame", **fields: Any) -> "DominoesState":
 def view(state: "DominoesState", viewer: int = SPECTATOR) -> dict[str, Any]:
     """What ``viewer`` may see: the line, the hand sizes, the boneyard's
     size, their own hand, and every hand once the game is over."""
-    game = state._game
+    game = state.game()
     check_viewer(viewer, game.players)
     over = PHASE_NAMES[state.phase] == "over"
     ends = state.ends()

@@ -84,11 +84,9 @@ def describe_decision(state: "KilnState") -> str:
 
 def _later_erase_colour(state: "KilnState") -> int | None:
     """In the advanced variant's erase step: the other warehouse that keep
-    moves on to, if its copy was skipped too and it has a cell to erase."""
-    for colour in state._game.colours[state.player][state.step + 1 :]:
-        if state.skipped >> colour & 1 and state.warehouses[colour]:
-            return colour
-    return None
+    moves on to, if there is one."""
+    index = state.erasable_step(state.step + 1)
+    return None if index is None else state._game.colours[state.player][index]
 
 
 def action_to_string(state: "KilnState", action: int) -> str:

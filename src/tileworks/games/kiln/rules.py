@@ -374,18 +374,25 @@ class KilnState(DelegatingState):
         else:
             self._begin_sales()
 
-    def _offer_erase(self, step: int) -> None:
-        """The erase step in the first warehouse from ``step`` on whose copy
-        was skipped and which has a cell to erase; keep there moves on to
-        the next such warehouse, so one erase a turn can go to either."""
+    def erasable_step(self, step: int) -> int | None:
+        """The first of the mover's colours from ``step`` on whose copy was
+        skipped and whose warehouse has a cell to erase (None: no such)."""
         colours = self._game.colours[self.player]
         for index in range(step, len(colours)):
             colour = colours[index]
             if self.skipped >> colour & 1 and self.warehouses[colour]:
-                self.step = index
-                self.phase = ERASING
-                return
-        self._begin_sales()
+                return index
+        return None
+
+    def _offer_erase(self, step: int) -> None:
+        """The erase step in the first erasable warehouse from ``step`` on;
+        keep there moves on to the next, so one erase a turn can go to either."""
+        index = self.erasable_step(step)
+        if index is None:
+            self._begin_sales()
+        else:
+            self.step = index
+            self.phase = ERASING
 
     def _begin_sales(self) -> None:
         self.step = 0
