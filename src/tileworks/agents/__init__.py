@@ -93,10 +93,34 @@ def split_specs(text: str) -> list[str]:
     return specs
 
 
-def make(spec: str, seed: int | None = None) -> Agent:
-    """Build an agent from its spec string (see the module docs)."""
+def make(spec: str, seed: int | None = None, *, reproducible: bool = False) -> Agent:
+    """Build an agent from its spec string (see the module docs).
+
+    ``reproducible``: the agent must choose the same moves on any machine,
+    so a level searches its whole iteration budget with no time cap, and a
+    spec that gives a time budget (``seconds=``) is refused.
+
+    >>> make("mcts:easy", reproducible=True).seconds is None
+    True
+    >>> make("mcts:seconds=1", reproducible=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: agent spec 'mcts:seconds=1' has a time budget, so its moves would depend on the machine's speed; give iterations= instead
+    """
     name, params = parse_spec(spec)
-    return AGENTS[name](seed=seed, **params)
+    if reproducible:
+        check_reproducible(spec)
+    agent = AGENTS[name](seed=seed, **params)
+    if reproducible and hasattr(agent, "seconds"):
+        agent.seconds = None  # a level's cap on thinking time
+    return agent
 
 
-__all__ = ["AGENTS", "LEVELS", "Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "make", "parse_spec", "split_specs"]
+def check_reproducible(spec: str) -> None:
+    """Refuse a spec whose moves depend on time (see :func:`make`)."""
+    if "seconds" in parse_spec(spec)[1]:
+        raise ValueError(f"agent spec {spec!r} has a time budget, so its moves would depend on the machine's speed; "
+                         "give iterations= instead")
+
+
+__all__ = ["AGENTS", "LEVELS", "Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "check_reproducible", "make", "parse_spec", "split_specs"]

@@ -6,23 +6,23 @@ often over a multiple of ``n`` games; its chance and its agents are seeded
 from the run's seed and ``i``, so a run is reproducible and a game can be
 replayed alone. Every finished game is saved as a record in ``OUT/games``;
 running again with the same folder skips the games already there, so an
-interrupted run resumes where it stopped.
+interrupted run resumes where it stopped. Games run in local processes or
+as Ray tasks (:mod:`tileworks.arena.runners`), with the same results.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import random
 import statistics
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 import tileworks
-from tileworks.agents import make, parse_spec
-from tileworks.core import sample_chance
+from tileworks.agents import check_reproducible
+from tileworks.arena.playing import play_seeded
+from tileworks.arena.runners import make_runner
 from tileworks.core.records import save_record
 
 
@@ -37,12 +37,14 @@ class ArenaConfig:
     seed: int = 0
     workers: int = 1
     options: dict[str, Any] = field(default_factory=dict)
+    #: a Ray cluster to run on (see :class:`~tileworks.arena.runners.RayRunner`); None: local processes
+    ray: str | None = None
 
     def __post_init__(self) -> None:
         if len(self.agents) < 2:
             raise ValueError("an arena needs at least two agents (one per seat)")
         for spec in self.agents:
-            parse_spec(spec)
+            check_reproducible(spec)
         if self.games < 1 or self.workers < 1:
             raise ValueError("--games and --workers must be at least 1")
         players = self.options.get("players", len(self.agents))
@@ -62,21 +64,17 @@ def play_game(config: ArenaConfig, index: int) -> dict[str, Any]:
     """Play game ``index`` and save its record; returns its result."""
     game = tileworks.load_game(config.game, **config.options)
     specs = seating(config, index)
-    seed = config.seed * 1_000_003 + index
-    agents = [make(spec, seed=seed * 7 + seat) for seat, spec in enumerate(specs)]
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    decisions = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
-        else:
-            state.apply_action(agents[state.current_player()].step(state))
-            decisions += 1
+    played = play_seeded(game, specs, seed=config.seed * 1_000_003 + index)
+    state = played.state
     path = record_path(config.out, index)
     path.parent.mkdir(parents=True, exist_ok=True)
     save_record(state, path, specs)
-    return {"index": index, "seats": specs, "returns": state.returns(), "scores": state.scores(), "decisions": decisions}
+    return {"index": index, "seats": specs, "returns": state.returns(), "scores": state.scores(),
+            "decisions": played.decisions}
+
+
+def _play_job(job: tuple[ArenaConfig, int]) -> dict[str, Any]:
+    return play_game(*job)
 
 
 def record_path(out: Path, index: int) -> Path:
@@ -111,18 +109,14 @@ def run(config: ArenaConfig, progress: Callable[[dict[str, Any], list[dict[str, 
     results = list(done.values())
     todo = [i for i in range(config.games) if i not in done]
     resumed = len(results)
-    if config.workers == 1:
-        for index in todo:
-            results.append(play_game(config, index))
+    runner = make_runner(config.workers, config.ray)
+    try:
+        for result in runner.results(_play_job, [(config, index) for index in todo]):
+            results.append(result)
             if progress:
-                progress(results[-1], results)
-    else:
-        with ProcessPoolExecutor(max_workers=config.workers) as pool:
-            futures = [pool.submit(play_game, config, index) for index in todo]
-            for future in as_completed(futures):
-                results.append(future.result())
-                if progress:
-                    progress(results[-1], results)
+                progress(result, results)
+    finally:
+        runner.close()
     results.sort(key=lambda r: r["index"])
     summary = summarise(config, results)
     summary["resumed"] = resumed

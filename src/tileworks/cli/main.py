@@ -12,8 +12,10 @@ from rich.table import Table
 
 import tileworks
 from tileworks.agents import split_specs
+from tileworks.cli.errors import fail
 from tileworks.cli.play import TerminalGame, parse_seats
 from tileworks.cli.replay import print_record, step_through
+from tileworks.cli.study import app as study_app
 from tileworks.core import SPECTATOR, RecordError
 from tileworks.core.i18n import LANGUAGES, _, language, system_language
 from tileworks.core.records import load_record
@@ -29,6 +31,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+app.add_typer(study_app, name="study")
 
 
 @app.callback()
@@ -42,10 +45,7 @@ def choose_language(
         ctx.with_resource(language(lang))  # for this command only
 
 
-def _fail(message: str) -> None:
-    error = _("error:")
-    Console(stderr=True).print(f"[red]{error}[/red] {message}", highlight=False, soft_wrap=True)
-    raise typer.Exit(2)
+_fail = fail
 
 
 def parse_options(game: str, pairs: list[str]) -> dict[str, object]:
@@ -171,6 +171,7 @@ def arena(
     seed: Annotated[int, typer.Option(help=_("seed of the whole run"))] = 0,
     out: Annotated[Optional[Path], typer.Option(help=_("folder for records and summary.json (default arena-GAME)"))] = None,
     option: Annotated[list[str], typer.Option("--option", "-o", help=_("game option KEY=VALUE (repeatable)"))] = [],  # noqa: B006
+    ray: Annotated[Optional[str], typer.Option(help=_("run on Ray: auto (this machine's cluster), local (start one here) or a cluster address"))] = None,
 ) -> None:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -179,7 +180,7 @@ def arena(
     try:
         config = ArenaConfig(
             game=game, agents=split_specs(agents), games=games,
-            out=out or Path(f"arena-{game}"), seed=seed, workers=workers, options=parse_options(game, option),
+            out=out or Path(f"arena-{game}"), seed=seed, workers=workers, options=parse_options(game, option), ray=ray,
         )
     except ValueError as exc:
         _fail(str(exc))
@@ -199,7 +200,11 @@ def arena(
             bar.update(task, completed=len(results),
                        standing="  ".join(f"{name} {w:g}" for name, w in wins.items()))
 
-        summary = run(config, progress)
+        try:
+            summary = run(config, progress)
+        except ValueError as exc:  # e.g. --ray without Ray
+            bar.stop()
+            _fail(str(exc))
         bar.update(task, completed=games)
     table = Table(title=_("{game}: {games} games, {decisions} decisions a game", game=game, games=summary["games"],
                           decisions=f"{summary['mean_decisions']:.1f}"))

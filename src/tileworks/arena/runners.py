@@ -1,0 +1,128 @@
+"""Where many games run: local processes (the default) or a Ray cluster.
+
+Both runners take picklable jobs, run ``fn(job)`` for each, and yield the
+results as they finish, keeping only a few jobs in flight so that an
+interrupted run has little under way. The arena and the balance lab run
+the same jobs either way, and since every game is fixed by its seed, the
+results are the same game for game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+#: how to get Ray, said whenever --ray is asked for without it
+RAY_MISSING = "--ray needs Ray, which is not installed; install it with: pip install 'tileworks[cluster]'"
+
+
+class WorkerLost(RuntimeError):
+    """A worker process died (killed, out of memory): the run stops; what
+    finished is kept, and running again continues."""
+
+
+class LocalRunner:
+    """``workers`` processes on this machine (1: in this process)."""
+
+    def __init__(self, workers: int = 1):
+        if workers < 1:
+            raise ValueError("--workers must be at least 1")
+        self.workers = workers
+        self.where = f"{workers} local process{'es' if workers > 1 else ''}"
+
+    def results(self, fn: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[Any]:
+        if self.workers == 1:
+            for job in jobs:
+                yield fn(job)
+            return
+        queue = iter(jobs)
+        pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_end_with_parent)
+        pending: set[Future] = set()
+        try:
+            while True:
+                while len(pending) < 2 * self.workers and (job := next(queue, None)) is not None:
+                    pending.add(pool.submit(fn, job))
+                if not pending:
+                    return
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    try:
+                        result = future.result()
+                    except BrokenProcessPool:
+                        raise WorkerLost("a worker process was lost (killed, or out of memory); the games "
+                                         "finished so far are kept: run again to continue") from None
+                    yield result
+        finally:
+            # interrupted: drop the jobs not started; a worker ends its current one
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def close(self) -> None:
+        pass
+
+
+def _end_with_parent() -> None:
+    """On Linux, ask the kernel to end this worker when the process that
+    started it dies (killed with SIGKILL, it cannot tell its workers)."""
+    import sys
+
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        try:
+            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+
+
+class RayRunner:
+    """Ray tasks on a cluster: ``address`` is ``auto`` (the running cluster
+    this machine belongs to), ``local`` (start a Ray instance here with
+    ``workers`` CPUs) or a cluster address (``ray://HOST:10001``, ``HOST:6379``).
+    A task whose worker is lost is run again by Ray."""
+
+    def __init__(self, address: str, workers: int = 1):
+        try:
+            import ray
+        except ImportError:
+            raise ValueError(RAY_MISSING) from None
+        self._ray = ray
+        self._started = not ray.is_initialized()
+        if self._started:
+            settings: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
+                                        "configure_logging": False}
+            if address == "local":
+                ray.init(num_cpus=workers, **settings)
+            else:
+                ray.init(address=address, **settings)
+        self.cpus = int(ray.cluster_resources().get("CPU", 1))
+        self.where = f"Ray ({self.cpus} CPUs)"
+
+    def results(self, fn: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[Any]:
+        ray = self._ray
+        remote = ray.remote(max_retries=3)(fn)
+        queue = iter(jobs)
+        pending: list[Any] = []
+        try:
+            while True:
+                while len(pending) < 2 * self.cpus and (job := next(queue, None)) is not None:
+                    pending.append(remote.remote(job))
+                if not pending:
+                    return
+                done, pending = ray.wait(pending, num_returns=1)
+                for ref in done:
+                    yield ray.get(ref)
+        finally:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+
+    def close(self) -> None:
+        if self._started:
+            self._ray.shutdown()
+
+
+def make_runner(workers: int = 1, ray: str | None = None) -> LocalRunner | RayRunner:
+    """The runner a command line asks for: Ray when ``ray`` names a cluster."""
+    return LocalRunner(workers) if ray is None else RayRunner(ray, workers)

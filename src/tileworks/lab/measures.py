@@ -1,0 +1,256 @@
+"""The balance measures: what a study's games say, each with its uncertainty.
+
+Every measure reads rows of finished games (one dict per game, the columns
+of the results store: ``agents``, ``scores``, ``returns``, ``winners``,
+``decisions``, ``turns``, ``trajectory``) and gives estimates with 95%
+intervals: Wilson score intervals for rates, Student's t for means,
+Newcombe's hybrid score interval for a difference of two rates, and
+Pearson's chi-square for "no seat advantage". Names follow the game-evaluation
+literature (Browne's *Automatic generation and evaluation of recombination
+games*, 2008, and Ludii's metrics) where it has one; docs/balance.md says how
+each is computed.
+
+>>> rows = [{"players": 2, "agents": ["greedy", "greedy"], "scores": [10, 8], "returns": [1.0, 0.0],
+...          "winners": [0], "decisions": 40, "turns": 30, "trajectory": [[0, 0], [10, 8]]}] * 6
+>>> balance(rows)["seats"][0]["rate"]
+1.0
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from typing import Any
+
+Row = dict[str, Any]
+Z95 = 1.959963984540054
+
+
+def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """95% Wilson score interval for a rate (successes may be fractional:
+    a shared win counts 1/k for each of k winners).
+
+    >>> [round(x, 3) for x in wilson(8, 10)]
+    [0.49, 0.943]
+    >>> wilson(0, 0)
+    (0.0, 1.0)
+    """
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    centre = p + z * z / (2 * trials)
+    spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
+    denominator = 1 + z * z / trials
+    return (max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator))
+
+
+def rate(successes: float, trials: int) -> dict[str, Any]:
+    """A rate with its Wilson interval."""
+    low, high = wilson(successes, trials)
+    return {"count": successes, "n": trials, "rate": successes / trials if trials else float("nan"),
+            "low": low, "high": high}
+
+
+def mean_interval(values: Sequence[float]) -> dict[str, Any]:
+    """Mean, standard deviation and 95% Student's t interval of the mean.
+
+    >>> m = mean_interval([1, 2, 3, 4])
+    >>> m["mean"], round(m["low"], 3), round(m["high"], 3)
+    (2.5, 0.446, 4.554)
+    """
+    n = len(values)
+    if n == 0:
+        return {"n": 0, "mean": float("nan"), "sd": float("nan"), "low": float("nan"), "high": float("nan")}
+    mean = statistics.fmean(values)
+    if n == 1:
+        return {"n": 1, "mean": mean, "sd": 0.0, "low": float("nan"), "high": float("nan")}
+    from scipy.stats import t
+
+    sd = statistics.stdev(values)
+    half = float(t.ppf(0.975, n - 1)) * sd / math.sqrt(n)
+    return {"n": n, "mean": mean, "sd": sd, "low": mean - half, "high": mean + half}
+
+
+def difference(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """``a``'s rate minus ``b``'s, with Newcombe's hybrid score interval
+    (method 10 of Newcombe, 1998), for two independent rates.
+
+    >>> d = difference(rate(56, 70), rate(48, 80))
+    >>> round(d["difference"], 4), round(d["low"], 4), round(d["high"], 4)
+    (0.2, 0.0524, 0.3339)
+    """
+    p1, p2 = a["rate"], b["rate"]
+    l1, u1, l2, u2 = a["low"], a["high"], b["low"], b["high"]
+    d = p1 - p2
+    low = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    high = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return {"difference": d, "low": low, "high": high}
+
+
+def credits(row: Row) -> list[float]:
+    """Each seat's share of the win: 1 for a sole winner, 1/k for k tied winners."""
+    winners = row["winners"]
+    return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(len(row["scores"]))]
+
+
+def balance(rows: Sequence[Row]) -> dict[str, Any]:
+    """Win rate by seat (Browne's and Ludii's *balance*), the first seat's
+    edge over a fair share (Ludii's *advantage*), and Pearson's chi-square
+    test of "every seat wins equally often" (p-value; small means a seat
+    advantage). ``balance_score`` is Ludii's 1 - (best seat rate - worst)."""
+    if not rows:
+        return {"seats": [], "chi2": float("nan"), "p_value": float("nan"), "balance_score": float("nan")}
+    players = len(rows[0]["scores"])
+    wins = [0.0] * players
+    for row in rows:
+        for seat, share in enumerate(credits(row)):
+            wins[seat] += share
+    n = len(rows)
+    seats = [rate(w, n) for w in wins]
+    total = sum(wins)
+    chi2, p_value = float("nan"), float("nan")
+    if total > 0:
+        from scipy.stats import chi2 as chi2_distribution
+
+        expected = total / players
+        chi2 = sum((w - expected) ** 2 / expected for w in wins)
+        p_value = float(chi2_distribution.sf(chi2, players - 1))
+    fair = 1 / players
+    first = seats[0]
+    advantage = {"advantage": first["rate"] - fair, "low": first["low"] - fair, "high": first["high"] - fair}
+    rates = [s["rate"] for s in seats]
+    return {"seats": seats, "chi2": chi2, "p_value": p_value, "first_player_advantage": advantage,
+            "balance_score": 1 - (max(rates) - min(rates))}
+
+
+def agents(rows: Sequence[Row]) -> dict[str, dict[str, Any]]:
+    """Win rate by agent over the seats it held (shared wins count 1/k)."""
+    wins: dict[str, float] = {}
+    seats: dict[str, int] = {}
+    for row in rows:
+        for spec, share in zip(row["agents"], credits(row), strict=True):
+            wins[spec] = wins.get(spec, 0.0) + share
+            seats[spec] = seats.get(spec, 0) + 1
+    return {spec: rate(wins[spec], seats[spec]) for spec in wins}
+
+
+def scores(rows: Sequence[Row]) -> dict[str, Any]:
+    """Score mean and spread: per seat, and over every seat of every game."""
+    if not rows:
+        return {"seats": [], "all": mean_interval([])}
+    players = len(rows[0]["scores"])
+    per_seat = [mean_interval([row["scores"][seat] for row in rows]) for seat in range(players)]
+    return {"seats": per_seat, "all": mean_interval([s for row in rows for s in row["scores"]])}
+
+
+def margin(rows: Sequence[Row]) -> dict[str, Any]:
+    """Winning margin: the sole winner's score minus the best other score
+    (games with one winner). Small margins mean close games."""
+    values = []
+    for row in rows:
+        if len(row["winners"]) == 1:
+            winner = row["winners"][0]
+            others = [s for seat, s in enumerate(row["scores"]) if seat != winner]
+            values.append(row["scores"][winner] - max(others))
+    return mean_interval(values)
+
+
+def duration(rows: Sequence[Row]) -> dict[str, Any]:
+    """Game length (Browne's and Ludii's *duration*) in decisions and in turns."""
+    return {"decisions": mean_interval([row["decisions"] for row in rows]),
+            "turns": mean_interval([row["turns"] for row in rows])}
+
+
+def drawishness(rows: Sequence[Row]) -> dict[str, Any]:
+    """Shared-win rate (Browne's and Ludii's *drawishness*): games that end with
+    two or more winners, a draw among all seats included."""
+    return rate(sum(1 for row in rows if len(row["winners"]) > 1), len(rows))
+
+
+def tiebreak(rows: Sequence[Row]) -> dict[str, Any]:
+    """How often the top score is shared, and how often a tie-break then
+    decides: fewer winners than seats tied on the top score."""
+    tied = decided = 0
+    for row in rows:
+        top = max(row["scores"])
+        level = sum(1 for s in row["scores"] if s == top)
+        if level > 1:
+            tied += 1
+            if len(row["winners"]) < level:
+                decided += 1
+    n = len(rows)
+    return {"tied": rate(tied, n), "decided": rate(decided, n)}
+
+
+def leaders(scores_now: Sequence[float]) -> int | None:
+    """The sole leader's seat, or None when the top score is shared."""
+    top = max(scores_now)
+    at_top = [seat for seat, s in enumerate(scores_now) if s == top]
+    return at_top[0] if len(at_top) == 1 else None
+
+
+def lead_changes(trajectory: Sequence[Sequence[float]]) -> int:
+    """How many times the sole leader changes over the turns (a shared lead
+    is not a change; the next sole leader is compared with the last one).
+
+    >>> lead_changes([[0, 0], [3, 0], [3, 4], [5, 5], [6, 5], [6, 9]])
+    3
+    """
+    changes, last = 0, None
+    for scores_now in trajectory:
+        leader = leaders(scores_now)
+        if leader is None:
+            continue
+        if last is not None and leader != last:
+            changes += 1
+        last = leader
+    return changes
+
+
+def lead_change(rows: Sequence[Row]) -> dict[str, Any]:
+    """Lead changes per game, and Browne's *lead change*: the share of turns
+    after which the sole leader differs from the one before."""
+    counts = [lead_changes(row["trajectory"]) for row in rows]
+    shares = [c / (len(row["trajectory"]) - 1) for c, row in zip(counts, rows, strict=True)
+              if len(row["trajectory"]) > 1]
+    return {"per_game": mean_interval(counts), "share_of_turns": mean_interval(shares)}
+
+
+def was_last(trajectory: Sequence[Sequence[float]], seat: int, fraction: float = 2 / 3) -> bool:
+    """Whether ``seat`` alone had the lowest score after ``fraction`` of the turns.
+
+    >>> was_last([[0, 0], [1, 4], [2, 6], [9, 7]], 0)
+    True
+    """
+    turn = max(0, math.ceil(len(trajectory) * fraction) - 1)
+    now = trajectory[turn]
+    return all(now[seat] < s for other, s in enumerate(now) if other != seat)
+
+
+def comeback(rows: Sequence[Row]) -> dict[str, Any]:
+    """Comeback rate (related to Ludii's *drama*): of the games with one winner,
+    the share whose winner was alone in last place two thirds of the way through."""
+    decided = [row for row in rows if len(row["winners"]) == 1 and row["trajectory"]]
+    return rate(sum(1 for row in decided if was_last(row["trajectory"], row["winners"][0])), len(decided))
+
+
+def catch_up(rows: Sequence[Row], weaker: str) -> dict[str, Any]:
+    """The weaker agent's win rate against the stronger one(s) in this cell;
+    compare cells with :func:`difference` to see a rule help it catch up."""
+    return agents(rows).get(weaker, rate(0, 0))
+
+
+def measure_cell(rows: Sequence[Row], measures: Sequence[str], weaker: str | None = None) -> dict[str, Any]:
+    """Every asked measure of one cell's games."""
+    functions = {"balance": balance, "agents": agents, "scores": scores, "margin": margin, "duration": duration,
+                 "drawishness": drawishness, "tiebreak": tiebreak, "lead_change": lead_change,
+                 "comeback": comeback}
+    result: dict[str, Any] = {"games": len(rows)}
+    for name in measures:
+        if name == "catch_up":
+            if weaker is not None:
+                result[name] = catch_up(rows, weaker)
+        else:
+            result[name] = functions[name](rows)
+    return result

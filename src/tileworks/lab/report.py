@@ -1,0 +1,440 @@
+"""The study report: measures per cell with their intervals, and figures.
+
+``write_report(out)`` reads a results folder, measures every cell and
+writes ``report.html`` (``report.ja.html`` in Japanese): one page with the
+study's set-up, a table per measure and the figures inline, so the file
+can be mailed or opened anywhere. Each figure is also saved as PNG and SVG
+beside it, and every number as ``measures.json`` for scripts.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import math
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tileworks.core.i18n import N_, _
+from tileworks.core.i18n import language as speaking
+from tileworks.lab import measures as m
+from tileworks.lab.run import load_rows
+from tileworks.lab.study import Cell, StudyError, study_from_description
+
+#: the measures' names in tables and headings, by study key
+MEASURE_NAMES = {
+    "balance": N_("Balance: win rate by seat"),
+    "agents": N_("Win rate by agent"),
+    "scores": N_("Scores: mean and spread"),
+    "margin": N_("Winning margin"),
+    "duration": N_("Duration: game length"),
+    "drawishness": N_("Drawishness: shared wins"),
+    "tiebreak": N_("Ties on the top score and the tie-break"),
+    "lead_change": N_("Lead change"),
+    "comeback": N_("Comebacks"),
+    "catch_up": N_("Catch-up: the weaker agent's win rate"),
+}
+MEASURE_NOTES = {
+    "balance": N_("Share of wins by seat (a shared win counts 1/k), 95% Wilson intervals; the first seat's "
+                  "advantage over a fair share 1/n; Pearson's chi-square test of equal seats (a small p "
+                  "means a seat advantage); Ludii's balance score 1 − (best − worst seat rate)."),
+    "agents": N_("Each agent's share of the wins over the seats it held, 95% Wilson intervals."),
+    "scores": N_("Mean final score by seat, with its 95% t interval and the standard deviation."),
+    "margin": N_("Games with one winner: the winner's score minus the best other score (mean, 95% t interval)."),
+    "duration": N_("Decisions and turns a game (a turn is one seat's run of decisions), mean with 95% t interval."),
+    "drawishness": N_("Games won by two or more seats (a draw included), 95% Wilson interval."),
+    "tiebreak": N_("Games whose top score was shared, and games where the tie-break then chose fewer winners."),
+    "lead_change": N_("How often the sole leader changes in a game, and as a share of its turns (Browne)."),
+    "comeback": N_("Games with one winner in which the winner was alone in last place two thirds of the way through."),
+    "catch_up": N_("The weaker agent's share of the wins in each cell, and its change from the line-up's first cell "
+                   "(Newcombe's 95% interval for a difference of rates)."),
+}
+
+
+def _matplotlib():
+    try:
+        import matplotlib
+    except ImportError:
+        from tileworks.lab.run import LAB_MISSING
+
+        raise StudyError(LAB_MISSING) from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    # Japanese labels need a CJK font; matplotlib falls back through this list
+    _find_cjk_font()
+    plt.rcParams["font.family"] = ["DejaVu Sans", "Noto Sans CJK JP", "Noto Sans CJK", "IPAGothic"]
+    plt.rcParams["svg.fonttype"] = "path"  # figures show the same everywhere, no fonts needed
+    plt.rcParams["figure.dpi"] = 100
+    import logging
+
+    logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
+    return plt
+
+
+def _find_cjk_font() -> None:
+    """Make a CJK font installed after matplotlib built its font cache known to it."""
+    from matplotlib import font_manager
+
+    if any("CJK" in font.name for font in font_manager.fontManager.ttflist):
+        return
+    for path in font_manager.findSystemFonts():
+        if "CJK" in Path(path).name and "Regular" in Path(path).name:
+            font_manager.fontManager.addfont(path)
+
+
+def measure_study(out: Path) -> tuple[dict[str, Any], list[Cell], dict[int, list[dict[str, Any]]], dict[int, Any]]:
+    """The study, its cells, each cell's rows and each cell's measures."""
+    described, rows = load_rows(out)
+    study = study_from_description(described)
+    cells = study.cells()
+    by_cell: dict[int, list[dict[str, Any]]] = {cell.number: [] for cell in cells}
+    for row in rows:
+        by_cell.setdefault(row["cell"], []).append(row)
+    results = {cell.number: m.measure_cell(by_cell[cell.number], study.measures, cell.lineup.weaker)
+               for cell in cells}
+    if "catch_up" in study.measures:
+        first: dict[str, int] = {}
+        for cell in cells:
+            if cell.lineup.weaker is None or "catch_up" not in results[cell.number]:
+                continue
+            base = first.setdefault(cell.lineup.name, cell.number)
+            results[cell.number]["catch_up"]["change"] = m.difference(results[cell.number]["catch_up"],
+                                                                       results[base]["catch_up"])
+            results[cell.number]["catch_up"]["baseline"] = base
+    return described, cells, by_cell, results
+
+
+def write_report(out: Path, to: Path | None = None, language: str = "en") -> Path:
+    """Measure the study in ``out`` and write its report into ``to``
+    (default ``out/report``); returns the HTML page's path."""
+    with speaking(language):
+        return _Report(Path(out), Path(to) if to else Path(out) / "report", language).write()
+
+
+def _pct(value: float) -> str:
+    return "–" if value is None or math.isnan(value) else f"{100 * value:.1f}%"
+
+
+def _num(value: float, digits: int = 1) -> str:
+    return "–" if value is None or math.isnan(value) else f"{value:.{digits}f}"
+
+
+def _rate(r: dict[str, Any]) -> str:
+    """``52.0% (49.2–54.8%)``"""
+    if not r["n"]:
+        return "–"
+    return f"{_pct(r['rate'])} <small>({_pct(r['low'])}–{_pct(r['high'])})</small>"
+
+
+def _mean(r: dict[str, Any], digits: int = 1) -> str:
+    if not r["n"]:
+        return "–"
+    if math.isnan(r["low"]):
+        return _num(r["mean"], digits)
+    return f"{_num(r['mean'], digits)} <small>({_num(r['low'], digits)}–{_num(r['high'], digits)})</small>"
+
+
+def _signed(d: dict[str, Any], key: str) -> str:
+    return (f"{100 * d[key]:+.1f} pts <small>({100 * d['low']:+.1f} to {100 * d['high']:+.1f})</small>"
+            if not math.isnan(d[key]) else "–")
+
+
+class _Report:
+    def __init__(self, out: Path, to: Path, code: str):
+        self.out, self.to, self.code = out, to, code
+        self.suffix = "" if code == "en" else f".{code}"
+        self.described, self.cells, self.rows, self.results = measure_study(out)
+        self.figures: list[tuple[str, str, str]] = []  # (file stem, title, inline svg)
+        self.plt = _matplotlib()
+
+    # -- the page -------------------------------------------------------
+    def write(self) -> Path:
+        self.to.mkdir(parents=True, exist_ok=True)
+        if not any(self.rows.values()):
+            raise StudyError(f"{self.out} holds no finished games yet; run the study first")
+        self._figures()
+        sections = [self._setup()]
+        for key in self.described["measures"]:
+            table = self._table(key)
+            if table:
+                sections.append(table)
+        figures = "\n".join(
+            f'<figure id="fig-{stem}">{svg}<figcaption>{html.escape(title)} '
+            f'(<a href="{stem}{self.suffix}.png">PNG</a>, <a href="{stem}{self.suffix}.svg">SVG</a>)</figcaption></figure>'
+            for stem, title, svg in self.figures)
+        title = html.escape(self.described.get("title") or self.described["game"])
+        page = PAGE.format(lang=self.code, title=title, heading=_("Balance study"),
+                           sections="\n".join(sections), figures_heading=_("Figures"), figures=figures,
+                           footer=html.escape(_("Made by tileworks study report from {path}.", path=str(self.out))))
+        path = self.to / f"report{self.suffix}.html"
+        path.write_text(page, encoding="utf-8")
+        (self.to / "measures.json").write_text(json.dumps(_plain(self.results), indent=1) + "\n", encoding="utf-8")
+        return path
+
+    def _setup(self) -> str:
+        d = self.described
+        total = sum(len(rows) for rows in self.rows.values())
+        facts = [
+            (_("game"), d["game"]),
+            (_("seed"), str(d["seed"])),
+            (_("fixed options"), ", ".join(f"{k}={_value(v)}" for k, v in d.get("options", {}).items()) or _("none")),
+            (_("grid"), "; ".join(f"{k}: {', '.join(_value(v) for v in vs)}" for k, vs in d.get("grid", {}).items())
+             or _("none")),
+            (_("line-ups"), "; ".join(f"{l['name']} ({', '.join(l['agents'])}; {l['games']} " + _("games a cell") + ")"
+                                      for l in d["lineups"])),
+            (_("games played"), f"{total} " + _("in {cells} cells", cells=len(self.cells))),
+        ]
+        items = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in facts)
+        cells = "".join(
+            f"<tr><td>{cell.number}</td><td>{html.escape(cell.label)}</td><td>{html.escape(cell.lineup.name)}</td>"
+            f"<td>{len(self.rows[cell.number])}</td></tr>" for cell in self.cells)
+        return (f"<section><h2>{_('Set-up')}</h2><table class=facts>{items}</table>"
+                f"<h3>{_('Cells')}</h3><table><tr><th>#</th><th>{_('cell')}</th><th>{_('line-up')}</th>"
+                f"<th>{_('games')}</th></tr>{cells}</table></section>")
+
+    def _table(self, key: str) -> str:
+        columns, row_of = self._columns(key)
+        body = []
+        for cell in self.cells:
+            result = self.results[cell.number].get(key)
+            if result is None or not self.rows[cell.number]:
+                continue
+            body.append("<tr><td>" + html.escape(self._cell_name(cell)) + "</td>"
+                        + "".join(f"<td>{v}</td>" for v in row_of(cell, result)) + "</tr>")
+        if not body:
+            return ""
+        head = "".join(f"<th>{html.escape(c)}</th>" for c in [_("cell"), *columns])
+        return (f'<section id="{key}"><h2>{html.escape(_(MEASURE_NAMES[key]))}</h2>'
+                f"<p>{html.escape(_(MEASURE_NOTES[key]))}</p><table><tr>{head}</tr>{''.join(body)}</table></section>")
+
+    def _cell_name(self, cell: Cell) -> str:
+        lineups = {c.lineup.name for c in self.cells}
+        return cell.label if len(lineups) == 1 else f"{cell.label} · {cell.lineup.name}" if cell.axes else cell.lineup.name
+
+    def _columns(self, key: str) -> tuple[list[str], Callable[[Cell, Any], list[str]]]:
+        most = max(cell.players for cell in self.cells)
+        seats = [_("seat {seat}", seat=s + 1) for s in range(most)]
+
+        def seat_values(cell: Cell, values: list[str]) -> list[str]:
+            return values + ["" for _ in range(most - len(values))]
+
+        if key == "balance":
+            return ([*seats, _("first seat's advantage"), _("χ² p (equal seats)"), _("balance score")],
+                    lambda cell, r: [*seat_values(cell, [_rate(s) for s in r["seats"]]),
+                                     _signed(r["first_player_advantage"], "advantage"),
+                                     _num(r["p_value"], 3), _num(r["balance_score"], 3)])
+        if key == "agents":
+            return ([_("agent: win rate")], lambda cell, r: ["<br>".join(
+                f"{html.escape(a)}: {_rate(v)}" for a, v in r.items())])
+        if key == "scores":
+            return ([*seats, _("all seats (sd)")],
+                    lambda cell, r: [*seat_values(cell, [_mean(s) for s in r["seats"]]),
+                                     f"{_mean(r['all'])} ({_num(r['all']['sd'])})"])
+        if key == "margin":
+            return ([_("mean margin"), _("sd"), _("games with one winner")],
+                    lambda cell, r: [_mean(r), _num(r["sd"]), str(r["n"])])
+        if key == "duration":
+            return ([_("decisions"), _("turns")], lambda cell, r: [_mean(r["decisions"]), _mean(r["turns"])])
+        if key == "drawishness":
+            return ([_("shared-win rate")], lambda cell, r: [_rate(r)])
+        if key == "tiebreak":
+            return ([_("top score shared"), _("decided by the tie-break")],
+                    lambda cell, r: [_rate(r["tied"]), _rate(r["decided"])])
+        if key == "lead_change":
+            return ([_("lead changes a game"), _("share of turns")],
+                    lambda cell, r: [_mean(r["per_game"], 2), _mean(r["share_of_turns"], 3)])
+        if key == "comeback":
+            return ([_("comeback rate"), _("games with one winner")], lambda cell, r: [_rate(r), str(r["n"])])
+        return ([_("weaker agent"), _("win rate"), _("change from the line-up's first cell")],
+                lambda cell, r: [html.escape(cell.lineup.weaker or ""), _rate(r),
+                                 _signed(r["change"], "difference") if r.get("baseline") != cell.number else "—"])
+
+    # -- the figures ----------------------------------------------------
+    def _figures(self) -> None:
+        measured = self.described["measures"]
+        if "balance" in measured:
+            self._seat_figure()
+        if "catch_up" in measured and any(c.lineup.weaker for c in self.cells):
+            self._catch_up_figure()
+        if "scores" in measured:
+            self._score_figure()
+        if "duration" in measured:
+            self._length_figure()
+        self._trajectory_figure()
+
+    def _save(self, fig, stem: str, title: str) -> None:
+        fig.tight_layout()
+        for kind in ("png", "svg"):
+            fig.savefig(self.to / f"{stem}{self.suffix}.{kind}", format=kind)
+        buffer = io.StringIO()
+        fig.savefig(buffer, format="svg")
+        svg = buffer.getvalue()
+        svg = svg[svg.index("<svg"):]
+        self.figures.append((stem, title, svg))
+        self.plt.close(fig)
+
+    def _labels(self) -> list[str]:
+        return [self._cell_name(cell) for cell in self.cells]
+
+    def _seat_figure(self) -> None:
+        plt = self.plt
+        cells = [c for c in self.cells if self.rows[c.number]]
+        most = max(c.players for c in cells)
+        fig, ax = plt.subplots(figsize=(max(6.4, 0.9 * len(cells) * most / 2 + 2), 4.2))
+        width = 0.8 / most
+        for seat in range(most):
+            xs, ys, lows, highs = [], [], [], []
+            for x, cell in enumerate(cells):
+                seats = self.results[cell.number]["balance"]["seats"]
+                if seat < len(seats):
+                    s = seats[seat]
+                    xs.append(x - 0.4 + width * (seat + 0.5))
+                    ys.append(s["rate"])
+                    lows.append(max(0.0, s["rate"] - s["low"]))
+                    highs.append(max(0.0, s["high"] - s["rate"]))
+            ax.bar(xs, ys, width * 0.9, yerr=[lows, highs], capsize=2, label=_("seat {seat}", seat=seat + 1))
+        for x, cell in enumerate(cells):
+            ax.hlines(1 / cell.players, x - 0.45, x + 0.45, colors="black", linestyles="dashed", linewidth=1)
+        ax.set_xticks(range(len(cells)), [self._cell_name(c) for c in cells], rotation=20, ha="right", fontsize=8)
+        ax.set_ylabel(_("win rate (95% interval)"))
+        ax.set_title(_("Win rate by seat; dashed: a fair share"))
+        ax.legend(fontsize=8, ncol=min(most, 6))
+        self._save(fig, "seats", _("Win rate by seat, per cell, with 95% intervals"))
+
+    def _catch_up_figure(self) -> None:
+        plt = self.plt
+        cells = [c for c in self.cells if c.lineup.weaker and self.rows[c.number]]
+        fig, ax = plt.subplots(figsize=(max(6.4, 0.8 * len(cells) + 2), 4))
+        ys = [self.results[c.number]["catch_up"]["rate"] for c in cells]
+        errors = [[max(0.0, y - self.results[c.number]["catch_up"]["low"]) for y, c in zip(ys, cells, strict=True)],
+                  [max(0.0, self.results[c.number]["catch_up"]["high"] - y) for y, c in zip(ys, cells, strict=True)]]
+        colours = {name: f"C{i}" for i, name in enumerate(dict.fromkeys(c.lineup.name for c in cells))}
+        ax.bar(range(len(cells)), ys, yerr=errors, capsize=3, color=[colours[c.lineup.name] for c in cells])
+        ax.set_xticks(range(len(cells)), [self._cell_name(c) for c in cells], rotation=20, ha="right", fontsize=8)
+        ax.set_ylabel(_("weaker agent's win rate (95% interval)"))
+        ax.set_title(_("Catch-up: the weaker agent's win rate"))
+        self._save(fig, "catch-up", _("The weaker agent's win rate per cell, with 95% intervals"))
+
+    def _score_figure(self) -> None:
+        plt = self.plt
+        cells = [c for c in self.cells if self.rows[c.number]]
+        fig, ax = plt.subplots(figsize=(max(6.4, 0.8 * len(cells) + 2), 4))
+        data = [[s for row in self.rows[c.number] for s in row["scores"]] for c in cells]
+        ax.violinplot(data, showmedians=True)
+        ax.set_xticks(range(1, len(cells) + 1), [self._cell_name(c) for c in cells], rotation=20, ha="right",
+                      fontsize=8)
+        ax.set_ylabel(_("final score"))
+        ax.set_title(_("Final scores, every seat"))
+        self._save(fig, "scores", _("The distribution of final scores per cell"))
+
+    def _length_figure(self) -> None:
+        plt = self.plt
+        cells = [c for c in self.cells if self.rows[c.number]]
+        fig, ax = plt.subplots(figsize=(7, 4))
+        for i, cell in enumerate(cells[:10]):
+            lengths = [row["decisions"] for row in self.rows[cell.number]]
+            ax.hist(lengths, bins=30, histtype="step", density=True, linewidth=1.5, color=f"C{i}",
+                    label=self._cell_name(cell))
+        ax.set_xlabel(_("decisions a game"))
+        ax.set_ylabel(_("share of games"))
+        ax.set_title(_("Game length"))
+        ax.legend(fontsize=7)
+        self._save(fig, "length", _("Histograms of game length in decisions, per cell"))
+
+    def _trajectory_figure(self) -> None:
+        plt = self.plt
+        cells = [c for c in self.cells if self.rows[c.number]][:12]
+        columns = min(3, len(cells))
+        lines = math.ceil(len(cells) / columns)
+        fig, axes = plt.subplots(lines, columns, figsize=(4 * columns, 3 * lines), squeeze=False, sharey=False)
+        grid = [i / 20 for i in range(21)]
+        for ax, cell in zip(axes.flat, cells, strict=False):
+            winner, rival = [], []
+            for row in self.rows[cell.number]:
+                if len(row["winners"]) != 1 or not row["trajectory"]:
+                    continue
+                w = row["winners"][0]
+                path = row["trajectory"]
+                winner.append([_at(path, t)[w] for t in grid])
+                rival.append([max(s for seat, s in enumerate(_at(path, t)) if seat != w) for t in grid])
+            for series, colour, name in ((winner, "C2", _("winner")), (rival, "C3", _("best other seat"))):
+                if not series:
+                    continue
+                bands = [_quantiles([values[i] for values in series]) for i in range(len(grid))]
+                ax.fill_between(grid, [b[0] for b in bands], [b[2] for b in bands], color=colour, alpha=0.25)
+                ax.plot(grid, [b[1] for b in bands], color=colour, label=name)
+            ax.set_title(self._cell_name(cell), fontsize=8)
+            ax.set_xlabel(_("share of the game's turns"), fontsize=8)
+            ax.legend(fontsize=7)
+        for ax in list(axes.flat)[len(cells):]:
+            ax.axis("off")
+        fig.suptitle(_("Score over the game: median and middle half, winner against the best other seat"), fontsize=10)
+        self._save(fig, "trajectories", _("Score trajectories: the winner's and the best other seat's score"))
+
+
+def _at(path: list[list[float]], t: float) -> list[float]:
+    """The scores ``t`` of the way through a game (0: after the first turn)."""
+    return path[min(len(path) - 1, round(t * (len(path) - 1)))]
+
+
+def _quantiles(values: list[float]) -> tuple[float, float, float]:
+    ordered = sorted(values)
+
+    def q(p: float) -> float:
+        position = p * (len(ordered) - 1)
+        low = math.floor(position)
+        high = min(low + 1, len(ordered) - 1)
+        return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+    return q(0.25), q(0.5), q(0.75)
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, list):
+        return "+".join(map(str, value)) or "none"
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _plain(value: Any) -> Any:
+    """Measures as JSON: floats, with NaN as null."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, float) or hasattr(value, "item"):
+        number = float(value)
+        return None if math.isnan(number) else number
+    return value
+
+
+PAGE = """<!doctype html>
+<html lang="{lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>
+body {{ font-family: system-ui, "Noto Sans CJK JP", sans-serif; margin: 2rem auto; max-width: 70rem; padding: 0 1rem;
+       color: #1d2430; line-height: 1.45; }}
+h1 {{ margin-bottom: 0; }} h1 small {{ display: block; font-size: 1rem; color: #5b6472; font-weight: normal; }}
+table {{ border-collapse: collapse; margin: 0.6rem 0 1.2rem; font-size: 0.92rem; }}
+th, td {{ border-bottom: 1px solid #d9dee5; padding: 0.25rem 0.7rem; text-align: left; vertical-align: top; }}
+th {{ background: #f2f4f7; }}
+small {{ color: #5b6472; }}
+figure {{ margin: 1.5rem 0; }} figure svg {{ max-width: 100%; height: auto; }}
+figcaption {{ color: #5b6472; font-size: 0.9rem; }}
+</style>
+</head>
+<body>
+<h1>{title}<small>{heading}</small></h1>
+{sections}
+<section><h2>{figures_heading}</h2>
+{figures}
+</section>
+<footer><small>{footer}</small></footer>
+</body>
+</html>
+"""

@@ -1,0 +1,302 @@
+"""Playing a study: every cell's games, in local processes or on Ray, into DuckDB.
+
+Results go to ``OUT/results.duckdb``, one row per game (table ``games``),
+which a designer can query with SQL, and at the end of a run to
+``OUT/games.parquet`` for pandas and friends. Each finished game is first
+appended to ``OUT/journal.jsonl`` (a write-ahead log, a line per game) and
+then moved into DuckDB in batches, so a run killed at any moment loses
+only the games still being played: run again with the same ``OUT`` and it
+plays exactly the games that are missing, and counts none twice (the
+store's key is the cell and the game's index).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import tileworks
+from tileworks.arena.playing import play_seeded
+from tileworks.arena.runners import make_runner
+from tileworks.lab.study import Cell, Study, StudyError
+
+LAB_MISSING = "the balance lab needs DuckDB, pyarrow, matplotlib and SciPy; install them with: pip install 'tileworks[lab]'"
+
+#: the results table: one row per game
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    cell INTEGER NOT NULL,        -- the cell's number in the study (see study.json)
+    cell_key VARCHAR NOT NULL,    -- the cell's grid values and line-up, e.g. 'goal=12 | all greedy'
+    game_index INTEGER NOT NULL,  -- the game's index in its cell
+    seed BIGINT NOT NULL,         -- replays the game alone (tileworks study replay)
+    lineup VARCHAR NOT NULL,
+    options VARCHAR NOT NULL,     -- the cell's game options, as JSON
+    players INTEGER NOT NULL,
+    agents VARCHAR[] NOT NULL,    -- the agent spec in each seat
+    scores DOUBLE[] NOT NULL,     -- each seat's final score
+    returns DOUBLE[] NOT NULL,    -- 1 for a sole winner, 1/k for k tied winners
+    winners INTEGER[] NOT NULL,   -- the winning seats (0-based)
+    decisions INTEGER NOT NULL,
+    turns INTEGER NOT NULL,
+    trajectory DOUBLE[][] NOT NULL,  -- every seat's score at the end of each turn
+    seconds DOUBLE NOT NULL,      -- time the game took to play (not part of the result)
+    PRIMARY KEY (cell_key, game_index)
+)
+"""
+COLUMNS = ("cell", "cell_key", "game_index", "seed", "lineup", "options", "players", "agents", "scores", "returns",
+           "winners", "decisions", "turns", "trajectory", "seconds")
+
+
+def _duckdb():
+    try:
+        import duckdb
+    except ImportError:
+        raise StudyError(LAB_MISSING) from None
+    return duckdb
+
+
+def _arrow_table(rows: list[dict[str, Any]]):
+    import pyarrow as pa
+
+    global _ARROW_SCHEMA
+    if _ARROW_SCHEMA is None:
+        _ARROW_SCHEMA = pa.schema([
+            ("cell", pa.int32()), ("cell_key", pa.string()), ("game_index", pa.int32()), ("seed", pa.int64()),
+            ("lineup", pa.string()), ("options", pa.string()), ("players", pa.int32()),
+            ("agents", pa.list_(pa.string())), ("scores", pa.list_(pa.float64())),
+            ("returns", pa.list_(pa.float64())), ("winners", pa.list_(pa.int32())), ("decisions", pa.int32()),
+            ("turns", pa.int32()), ("trajectory", pa.list_(pa.list_(pa.float64()))), ("seconds", pa.float64()),
+        ])
+    return pa.Table.from_pylist(rows, schema=_ARROW_SCHEMA)
+
+
+_ARROW_SCHEMA = None
+
+
+@dataclass(frozen=True)
+class Job:
+    """Some games of one cell, played in one task."""
+
+    game: str
+    options: dict[str, Any]
+    cell: int
+    cell_key: str
+    lineup: str
+    games: tuple[tuple[int, int, tuple[str, ...]], ...]  # (index, seed, seat specs)
+
+
+def play_job(job: Job) -> list[dict[str, Any]]:
+    """Play a job's games; one result row each."""
+    game = tileworks.load_game(job.game, **job.options)
+    options = json.dumps({k: list(v) if isinstance(v, tuple) else v for k, v in job.options.items()}, sort_keys=True)
+    rows = []
+    for index, seed, specs in job.games:
+        started = time.perf_counter()
+        played = play_seeded(game, list(specs), seed)
+        state = played.state
+        returns = state.returns()
+        top = max(returns)
+        rows.append({
+            "cell": job.cell, "cell_key": job.cell_key, "game_index": index, "seed": seed, "lineup": job.lineup,
+            "options": options, "players": len(specs), "agents": list(specs),
+            "scores": [float(s) for s in state.scores()], "returns": [float(r) for r in returns],
+            "winners": [seat for seat, r in enumerate(returns) if top > 0 and r == top],
+            "decisions": played.decisions, "turns": played.turns, "trajectory": played.trajectory,
+            "seconds": time.perf_counter() - started,
+        })
+    return rows
+
+
+class ResultStore:
+    """A study's results folder: ``study.json``, the DuckDB file and the journal."""
+
+    FLUSH_SECONDS = 2.0
+
+    def __init__(self, out: Path, study: Study):
+        duckdb = _duckdb()
+        self.out = Path(out)
+        self.out.mkdir(parents=True, exist_ok=True)
+        described = study.describe()
+        saved = self.out / "study.json"
+        if saved.exists():
+            before = json.loads(saved.read_text(encoding="utf-8"))
+            if before.get("fingerprint") != described["fingerprint"]:
+                raise StudyError(f"{self.out} holds the results of another study ({before.get('title') or before.get('game')}); "
+                                 "its games, options, line-ups or seed differ: choose another --out")
+        saved.write_text(json.dumps(described, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        try:
+            self.db = duckdb.connect(str(self.out / "results.duckdb"))
+        except duckdb.IOException as exc:
+            raise StudyError(f"cannot open {self.out / 'results.duckdb'} (is another run using it?): {exc}") from None
+        self.db.execute(SCHEMA)
+        self.journal_path = self.out / "journal.jsonl"
+        self.pending: list[dict[str, Any]] = []
+        self._fold_journal()
+        self.journal = self.journal_path.open("a", encoding="utf-8")
+        self.last_flush = time.monotonic()
+
+    def _fold_journal(self) -> None:
+        """Move the games a killed run left in the journal into DuckDB (a line
+        cut short by the kill is a game not finished: it is played again)."""
+        if not self.journal_path.exists():
+            return
+        for line in self.journal_path.read_text(encoding="utf-8").splitlines():
+            try:
+                row = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(row, dict) and set(COLUMNS) <= set(row):
+                self.pending.append(row)
+        self._insert()
+        self.journal_path.write_text("", encoding="utf-8")
+
+    def done(self) -> dict[str, set[int]]:
+        """The game indices already stored, by cell key."""
+        finished: dict[str, set[int]] = {}
+        for key, index in self.db.execute("SELECT cell_key, game_index FROM games").fetchall():
+            finished.setdefault(key, set()).add(index)
+        return finished
+
+    def add(self, rows: list[dict[str, Any]]) -> None:
+        for row in rows:
+            self.journal.write(json.dumps(row) + "\n")
+        self.journal.flush()
+        self.pending.extend(rows)
+        if time.monotonic() - self.last_flush > self.FLUSH_SECONDS:
+            self.flush()
+
+    def _insert(self) -> None:
+        # through Arrow: DuckDB binds Python parameters row by row, which
+        # costs milliseconds a game with nested lists; a table costs microseconds
+        if self.pending:
+            table = _arrow_table(self.pending)
+            self.db.register("batch", table)
+            self.db.execute(f"INSERT OR IGNORE INTO games SELECT {', '.join(COLUMNS)} FROM batch")
+            self.db.unregister("batch")
+            self.pending.clear()
+
+    def flush(self) -> None:
+        """Commit the journal's games to DuckDB, then empty the journal."""
+        self._insert()
+        self.journal.truncate(0)
+        self.journal.seek(0)
+        self.last_flush = time.monotonic()
+
+    def export_parquet(self) -> Path:
+        path = self.out / "games.parquet"
+        self.db.execute(f"COPY (SELECT * FROM games ORDER BY cell, game_index) TO '{path}' (FORMAT parquet)")
+        return path
+
+    def close(self) -> None:
+        self.flush()
+        self.journal.close()
+        self.db.close()
+
+
+@dataclass
+class Progress:
+    """What a run has done so far, for a progress display."""
+
+    cells: int
+    total: int
+    done: int = 0
+    played: int = 0
+    cell: int = 0
+    cell_label: str = ""
+    started: float = 0.0
+
+    @property
+    def rate(self) -> float:
+        elapsed = time.monotonic() - self.started
+        return self.played / elapsed if elapsed > 0 else 0.0
+
+
+def _jobs(study: Study, todo: list[tuple[Cell, list[int]]], timing: dict[int, float],
+          progress: Progress) -> Iterator[Job]:
+    """The jobs, cell by cell; a job holds about half a second of games (as
+    timed on the cell's first games), at most 16."""
+    for cell, indices in todo:
+        progress.cell, progress.cell_label = cell.number, cell.key
+        position = 0
+        while position < len(indices):
+            seconds = timing.get(cell.number)
+            size = 1 if seconds is None else max(1, min(16, int(0.5 / max(seconds, 1e-3))))
+            chunk = indices[position:position + size]
+            position += size
+            yield Job(study.game, cell.options, cell.number, cell.key, cell.lineup.name,
+                      tuple((i, study.game_seed(cell, i), tuple(cell.lineup.seats(cell.players, i))) for i in chunk))
+
+
+def run_study(study: Study, out: Path, workers: int = 1, ray: str | None = None,
+              on_progress: Callable[[Progress], None] | None = None) -> dict[str, Any]:
+    """Play every game of ``study`` not yet in ``out``; returns what was done.
+
+    Interrupted (Ctrl-C, a killed process, a lost worker), the games already
+    finished are kept and the exception goes on; running again continues.
+    """
+    runner = make_runner(workers, ray)
+    try:
+        store = ResultStore(out, study)
+    except BaseException:
+        runner.close()
+        raise
+    cells = study.cells()
+    finished = store.done()
+    todo = [(cell, [i for i in range(cell.games(study)) if i not in finished.get(cell.key, set())]) for cell in cells]
+    already = sum(len(finished.get(cell.key, set()) & set(range(cell.games(study)))) for cell in cells)
+    progress = Progress(cells=len(cells), total=sum(cell.games(study) for cell in cells), done=already,
+                        started=time.monotonic())
+    timing: dict[int, float] = {}
+    started = time.perf_counter()
+    where = runner.where
+    try:
+        for rows in runner.results(play_job, _jobs(study, [t for t in todo if t[1]], timing, progress)):
+            store.add(rows)
+            cell = rows[0]["cell"]
+            timing[cell] = sum(r["seconds"] for r in rows) / len(rows)
+            progress.done += len(rows)
+            progress.played += len(rows)
+            if on_progress:
+                on_progress(progress)
+        store.flush()
+        store.export_parquet()
+    finally:
+        runner.close()
+        store.close()
+    return {"cells": len(cells), "games": progress.done, "played": progress.played, "resumed": already,
+            "seconds": time.perf_counter() - started, "where": where}
+
+
+def load_rows(out: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A results folder's study (as saved) and its rows, in cell and index order."""
+    duckdb = _duckdb()
+    out = Path(out)
+    saved = out / "study.json"
+    if not saved.exists() or not (out / "results.duckdb").exists():
+        raise StudyError(f"{out} holds no study results (no study.json and results.duckdb); run `tileworks study run` first")
+    described = json.loads(saved.read_text(encoding="utf-8"))
+    with duckdb.connect(str(out / "results.duckdb"), read_only=True) as db:
+        cursor = db.execute(f"SELECT {', '.join(COLUMNS)} FROM games ORDER BY cell, game_index")
+        rows = [dict(zip(COLUMNS, values, strict=True)) for values in cursor.fetchall()]
+    return described, rows
+
+
+def replay_game(out: Path, cell: int, index: int, record: Path) -> Path:
+    """Play one stored game again from its seed, check that it ends as stored,
+    and save its record (to look at with ``tileworks replay``)."""
+    from tileworks.core.records import save_record
+
+    described, rows = load_rows(out)
+    row = next((r for r in rows if r["cell"] == cell and r["game_index"] == index), None)
+    if row is None:
+        raise StudyError(f"{out} holds no game {index} in cell {cell}")
+    game = tileworks.load_game(described["game"], **json.loads(row["options"]))
+    played = play_seeded(game, list(row["agents"]), row["seed"])
+    if [float(s) for s in played.state.scores()] != list(row["scores"]):
+        raise StudyError(f"game {index} of cell {cell} did not replay to its stored scores "
+                         f"({played.state.scores()} against {row['scores']}): was it played by another version?")
+    return save_record(played.state, Path(record), list(row["agents"]))

@@ -1,0 +1,108 @@
+"""The balance measures on hand-built outcome sets whose answers are known."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from tileworks.lab import measures as m
+
+
+def game(scores, winners, trajectory=None, agents=None, decisions=30, turns=None):
+    trajectory = trajectory or [[0.0] * len(scores), list(scores)]
+    n = len(scores)
+    return {"players": n, "agents": agents or ["greedy"] * n, "scores": list(scores),
+            "returns": [1 / len(winners) if s in winners else 0.0 for s in range(n)], "winners": list(winners),
+            "decisions": decisions, "turns": turns or len(trajectory), "trajectory": trajectory}
+
+
+def test_wilson_interval_matches_the_textbook_values():
+    # Newcombe (1998), table I: 81/263 -> 0.2553 to 0.3662; 0/10 -> 0 to 0.2775
+    assert [round(x, 4) for x in m.wilson(81, 263)] == [0.2553, 0.3662]
+    assert [round(x, 4) for x in m.wilson(0, 10)] == [0.0, 0.2775]
+
+
+def test_the_first_seat_winning_60_of_100_two_player_games_is_a_seat_advantage():
+    rows = [game([10, 5], [0])] * 60 + [game([5, 10], [1])] * 40
+    result = m.balance(rows)
+    first, second = result["seats"]
+    assert first["rate"] == 0.6 and second["rate"] == 0.4
+    assert result["chi2"] == pytest.approx(4.0)  # (60-50)²/50 + (40-50)²/50
+    assert result["p_value"] == pytest.approx(0.0455, abs=1e-4)
+    assert result["first_player_advantage"]["advantage"] == pytest.approx(0.1)
+    assert result["first_player_advantage"]["low"] == pytest.approx(m.wilson(60, 100)[0] - 0.5)
+    assert result["balance_score"] == pytest.approx(0.8)
+
+
+def test_even_seats_show_no_advantage_and_shared_wins_count_half():
+    rows = [game([10, 5, 0], [0]), game([5, 10, 0], [1]), game([0, 5, 10], [2]), game([7, 7, 0], [0, 1])]
+    result = m.balance(rows)
+    assert [s["count"] for s in result["seats"]] == [1.5, 1.5, 1.0]
+    assert result["p_value"] > 0.5
+    assert m.drawishness(rows) == {**m.rate(1, 4)}
+
+
+def test_win_rate_by_agent_follows_the_agent_through_the_seats():
+    rows = [game([9, 3], [0], agents=["greedy", "random"]), game([4, 8], [1], agents=["random", "greedy"]),
+            game([5, 5], [0, 1], agents=["greedy", "random"])]
+    result = m.agents(rows)
+    assert result["greedy"]["count"] == 2.5 and result["greedy"]["n"] == 3
+    assert result["random"]["count"] == 0.5
+    assert m.catch_up(rows, "random")["rate"] == pytest.approx(1 / 6)
+
+
+def test_score_mean_spread_and_its_t_interval():
+    rows = [game([s, 0], [0]) for s in (1, 2, 3, 4)]
+    seat = m.scores(rows)["seats"][0]
+    assert seat["mean"] == 2.5 and seat["sd"] == pytest.approx(math.sqrt(5 / 3))
+    assert (round(seat["low"], 3), round(seat["high"], 3)) == (0.446, 4.554)  # t(0.975, 3) = 3.182
+
+
+def test_winning_margin_counts_only_games_with_one_winner():
+    rows = [game([20, 15, 3], [0]), game([10, 18, 12], [1]), game([9, 9, 1], [0, 1])]
+    result = m.margin(rows)
+    assert result["n"] == 2 and result["mean"] == 5.5
+
+
+def test_duration_in_decisions_and_turns():
+    rows = [game([1, 0], [0], decisions=d, turns=t) for d, t in ((40, 30), (50, 34))]
+    result = m.duration(rows)
+    assert result["decisions"]["mean"] == 45 and result["turns"]["mean"] == 32
+
+
+def test_a_tie_on_points_decided_by_the_tie_break_and_one_that_is_shared():
+    rows = [game([30, 30], [1]), game([30, 30], [0, 1]), game([30, 20], [0]), game([25, 30, 30], [2])]
+    result = m.tiebreak(rows)
+    assert result["tied"]["count"] == 3 and result["decided"]["count"] == 2
+
+
+def test_lead_changes_ignore_shared_leads():
+    # leader: none, A, B, (tie), A, B -> three changes in five turns after the first
+    path = [[0, 0], [3, 0], [3, 4], [5, 5], [6, 5], [6, 9]]
+    rows = [game([6, 9], [1], trajectory=path)]
+    result = m.lead_change(rows)
+    assert result["per_game"]["mean"] == 3
+    assert result["share_of_turns"]["mean"] == pytest.approx(3 / 5)
+
+
+def test_a_comeback_is_a_winner_alone_in_last_place_two_thirds_through():
+    behind = [[0, 0, 0], [1, 4, 3], [2, 6, 5], [9, 7, 6]]  # seat 0 last after turn 2 of 3, then wins
+    tied_last = [[0, 0, 0], [1, 1, 3], [2, 2, 5], [9, 7, 6]]  # seat 0 shares last place
+    rows = [game([9, 7, 6], [0], trajectory=behind), game([9, 7, 6], [0], trajectory=tied_last),
+            game([9, 7, 6], [0, 1], trajectory=behind)]
+    result = m.comeback(rows)
+    assert result["n"] == 2 and result["count"] == 1
+
+
+def test_the_change_in_a_weaker_agents_win_rate_has_newcombes_interval():
+    # Newcombe (1998), example (e): 56/70 against 48/80 -> 0.0524 to 0.3339
+    d = m.difference(m.rate(56, 70), m.rate(48, 80))
+    assert (round(d["difference"], 4), round(d["low"], 4), round(d["high"], 4)) == (0.2, 0.0524, 0.3339)
+
+
+def test_measure_cell_computes_what_the_study_asks():
+    rows = [game([10, 5], [0], agents=["greedy", "random"])] * 4
+    result = m.measure_cell(rows, ["balance", "catch_up"], weaker="random")
+    assert set(result) == {"games", "balance", "catch_up"} and result["catch_up"]["count"] == 0
+    assert "catch_up" not in m.measure_cell(rows, ["catch_up"], weaker=None)

@@ -1,0 +1,45 @@
+"""On Ray: a real local Ray instance (2 CPUs) plays the same games as local processes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+ray = pytest.importorskip("ray", reason="the cluster extra (tileworks[cluster]) is installed by make test")
+
+from tileworks.arena import ArenaConfig, run  # noqa: E402
+from tileworks.lab.run import COLUMNS, load_rows, run_study  # noqa: E402
+from tileworks.lab.study import load_study  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    yield
+    ray.shutdown()
+
+
+def test_a_study_on_ray_stores_the_same_rows_as_local_processes(local_ray, small_study, tmp_path):
+    study = load_study(small_study)
+    on_ray = run_study(study, tmp_path / "ray", ray="auto")
+    assert on_ray["where"] == "Ray (2 CPUs)" and on_ray["played"] == 24
+    run_study(study, tmp_path / "local", workers=2)
+    _, ray_rows = load_rows(tmp_path / "ray")
+    _, local_rows = load_rows(tmp_path / "local")
+    assert len(ray_rows) == len(local_rows) == 24
+    for ray_row, local_row in zip(ray_rows, local_rows, strict=True):
+        for column in COLUMNS:
+            if column != "seconds":
+                assert json.dumps(ray_row[column]) == json.dumps(local_row[column]), column
+
+
+def test_the_arena_on_ray_plays_the_same_games(local_ray, tmp_path):
+    common = dict(game="kiln", agents=["greedy", "mcts:beginner"], games=4, seed=5, options={"goal": 10})
+    on_ray = run(ArenaConfig(out=tmp_path / "ray", ray="auto", **common))
+    local = run(ArenaConfig(out=tmp_path / "local", workers=2, **common))
+    assert on_ray["agents"] == local["agents"]
+    for index in range(4):
+        name = f"game-{index:05d}.json"
+        assert (json.loads((tmp_path / "ray" / "games" / name).read_text())["actions"]
+                == json.loads((tmp_path / "local" / "games" / name).read_text())["actions"])
