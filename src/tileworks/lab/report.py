@@ -334,10 +334,15 @@ class _Report:
         plt = self.plt
         cells = [c for c in self.cells if self.rows[c.number]]
         fig, ax = plt.subplots(figsize=(7, 4))
-        for i, cell in enumerate(cells[:10]):
+        shown = cells[:10]
+        everything = [row["decisions"] for cell in shown for row in self.rows[cell.number]]
+        low, high = min(everything), max(everything)
+        width = max(1, math.ceil((high - low + 1) / 40))  # whole decisions per bin, the same bins for every cell
+        bins = list(range(low, high + width + 1, width))
+        for i, cell in enumerate(shown):
             lengths = [row["decisions"] for row in self.rows[cell.number]]
-            ax.hist(lengths, bins=30, histtype="step", density=True, linewidth=1.5, color=f"C{i}",
-                    label=self._cell_name(cell))
+            ax.hist(lengths, bins=bins, weights=[1 / len(lengths)] * len(lengths), histtype="step", linewidth=1.5,
+                    color=f"C{i}", label=self._cell_name(cell))
         ax.set_xlabel(_("decisions a game"))
         ax.set_ylabel(_("share of games"))
         ax.set_title(_("Game length"))
