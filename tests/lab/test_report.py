@@ -13,7 +13,7 @@ from tileworks.lab.report import write_report
 from tileworks.lab.run import run_study
 from tileworks.lab.study import StudyError, load_study
 
-FIGURES = ("seats", "catch-up", "scores", "length", "trajectories")
+FIGURES = ("seats", "catch-up", "scores", "margin", "tiebreak", "length", "trajectories")
 
 
 @pytest.fixture(scope="module")

@@ -261,6 +261,10 @@ class _Report:
             self._catch_up_figure()
         if "scores" in measured:
             self._score_figure()
+        if "margin" in measured:
+            self._margin_figure()
+        if "tiebreak" in measured:
+            self._tiebreak_figure()
         if "duration" in measured:
             self._length_figure()
         self._trajectory_figure()
@@ -329,6 +333,38 @@ class _Report:
         ax.set_ylabel(_("final score"))
         ax.set_title(_("Final scores, every seat"))
         self._save(fig, "scores", _("The distribution of final scores per cell"))
+
+    def _margin_figure(self) -> None:
+        plt = self.plt
+        cells = [c for c in self.cells if self.results[c.number]["margin"]["n"]]
+        if not cells:
+            return
+        fig, ax = plt.subplots(figsize=(max(6.4, 0.8 * len(cells) + 2), 4))
+        data = [[row["scores"][row["winners"][0]] - max(s for seat, s in enumerate(row["scores"])
+                                                          if seat != row["winners"][0])
+                 for row in self.rows[c.number] if len(row["winners"]) == 1] for c in cells]
+        ax.boxplot(data, showmeans=True)
+        ax.set_xticks(range(1, len(cells) + 1), [self._cell_name(c) for c in cells], rotation=20, ha="right",
+                      fontsize=8)
+        ax.set_ylabel(_("winner's score − best other score"))
+        ax.set_title(_("Winning margin (games with one winner); triangle: the mean"))
+        self._save(fig, "margin", _("The distribution of winning margins per cell"))
+
+    def _tiebreak_figure(self) -> None:
+        plt = self.plt
+        cells = [c for c in self.cells if self.rows[c.number]]
+        fig, ax = plt.subplots(figsize=(max(6.4, 0.9 * len(cells) + 2), 4))
+        for offset, (key, name) in zip((-0.2, 0.2), (("tied", _("top score shared")),
+                                                      ("decided", _("decided by the tie-break"))), strict=True):
+            rates = [self.results[c.number]["tiebreak"][key] for c in cells]
+            ax.bar([x + offset for x in range(len(cells))], [r["rate"] for r in rates], 0.38,
+                   yerr=[[max(0.0, r["rate"] - r["low"]) for r in rates], [max(0.0, r["high"] - r["rate"]) for r in rates]],
+                   capsize=2, label=name)
+        ax.set_xticks(range(len(cells)), [self._cell_name(c) for c in cells], rotation=20, ha="right", fontsize=8)
+        ax.set_ylabel(_("share of games (95% interval)"))
+        ax.set_title(_("Ties on the top score and the tie-break"))
+        ax.legend(fontsize=8)
+        self._save(fig, "tiebreak", _("Games with a shared top score, and games the tie-break decided, per cell"))
 
     def _length_figure(self) -> None:
         plt = self.plt
