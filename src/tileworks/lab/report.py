@@ -280,14 +280,23 @@ class _Report:
         self.figures.append((stem, title, svg))
         self.plt.close(fig)
 
-    def _labels(self) -> list[str]:
-        return [self._cell_name(cell) for cell in self.cells]
+    def _short_name(self, cell: Cell) -> str:
+        """A cell's name on a figure's axis: one line per grid value (long
+        values cut), and the line-up when the study has several."""
+        lines = [f"{name}={_cut(value, 8)}"
+                 for name, value in (part.split("=", 1) for part in cell.label.split(", ") if "=" in part)]
+        if len({c.lineup.name for c in self.cells}) > 1 or not lines:
+            lines.append(_cut(cell.lineup.name, 18))
+        return "\n".join(lines)
+
+    def _ticks(self, ax, cells: list[Cell], first: int = 0) -> None:
+        ax.set_xticks(range(first, first + len(cells)), [self._short_name(c) for c in cells], fontsize=7)
 
     def _seat_figure(self) -> None:
         plt = self.plt
         cells = [c for c in self.cells if self.rows[c.number]]
         most = max(c.players for c in cells)
-        fig, ax = plt.subplots(figsize=(max(6.4, 0.9 * len(cells) * most / 2 + 2), 4.2))
+        fig, ax = plt.subplots(figsize=(max(6.4, 1.35 * len(cells) + 1.5), 4.2))
         width = 0.8 / most
         for seat in range(most):
             xs, ys, lows, highs = [], [], [], []
@@ -302,7 +311,7 @@ class _Report:
             ax.bar(xs, ys, width * 0.9, yerr=[lows, highs], capsize=2, label=_("seat {seat}", seat=seat + 1))
         for x, cell in enumerate(cells):
             ax.hlines(1 / cell.players, x - 0.45, x + 0.45, colors="black", linestyles="dashed", linewidth=1)
-        ax.set_xticks(range(len(cells)), [self._cell_name(c) for c in cells], rotation=20, ha="right", fontsize=8)
+        self._ticks(ax, cells)
         ax.set_ylabel(_("win rate (95% interval)"))
         ax.set_title(_("Win rate by seat; dashed: a fair share"))
         ax.legend(fontsize=8, ncol=min(most, 6))
@@ -311,13 +320,13 @@ class _Report:
     def _catch_up_figure(self) -> None:
         plt = self.plt
         cells = [c for c in self.cells if c.lineup.weaker and self.rows[c.number]]
-        fig, ax = plt.subplots(figsize=(max(6.4, 0.8 * len(cells) + 2), 4))
+        fig, ax = plt.subplots(figsize=(max(6.4, 1.35 * len(cells) + 1.5), 4.2))
         ys = [self.results[c.number]["catch_up"]["rate"] for c in cells]
         errors = [[max(0.0, y - self.results[c.number]["catch_up"]["low"]) for y, c in zip(ys, cells, strict=True)],
                   [max(0.0, self.results[c.number]["catch_up"]["high"] - y) for y, c in zip(ys, cells, strict=True)]]
         colours = {name: f"C{i}" for i, name in enumerate(dict.fromkeys(c.lineup.name for c in cells))}
         ax.bar(range(len(cells)), ys, yerr=errors, capsize=3, color=[colours[c.lineup.name] for c in cells])
-        ax.set_xticks(range(len(cells)), [self._cell_name(c) for c in cells], rotation=20, ha="right", fontsize=8)
+        self._ticks(ax, cells)
         ax.set_ylabel(_("weaker agent's win rate (95% interval)"))
         ax.set_title(_("Catch-up: the weaker agent's win rate"))
         self._save(fig, "catch-up", _("The weaker agent's win rate per cell, with 95% intervals"))
@@ -325,11 +334,10 @@ class _Report:
     def _score_figure(self) -> None:
         plt = self.plt
         cells = [c for c in self.cells if self.rows[c.number]]
-        fig, ax = plt.subplots(figsize=(max(6.4, 0.8 * len(cells) + 2), 4))
+        fig, ax = plt.subplots(figsize=(max(6.4, 1.35 * len(cells) + 1.5), 4.2))
         data = [[s for row in self.rows[c.number] for s in row["scores"]] for c in cells]
         ax.violinplot(data, showmedians=True)
-        ax.set_xticks(range(1, len(cells) + 1), [self._cell_name(c) for c in cells], rotation=20, ha="right",
-                      fontsize=8)
+        self._ticks(ax, cells, first=1)
         ax.set_ylabel(_("final score"))
         ax.set_title(_("Final scores, every seat"))
         self._save(fig, "scores", _("The distribution of final scores per cell"))
@@ -339,13 +347,12 @@ class _Report:
         cells = [c for c in self.cells if self.results[c.number]["margin"]["n"]]
         if not cells:
             return
-        fig, ax = plt.subplots(figsize=(max(6.4, 0.8 * len(cells) + 2), 4))
+        fig, ax = plt.subplots(figsize=(max(6.4, 1.35 * len(cells) + 1.5), 4.2))
         data = [[row["scores"][row["winners"][0]] - max(s for seat, s in enumerate(row["scores"])
                                                           if seat != row["winners"][0])
                  for row in self.rows[c.number] if len(row["winners"]) == 1] for c in cells]
         ax.boxplot(data, showmeans=True)
-        ax.set_xticks(range(1, len(cells) + 1), [self._cell_name(c) for c in cells], rotation=20, ha="right",
-                      fontsize=8)
+        self._ticks(ax, cells, first=1)
         ax.set_ylabel(_("winner's score − best other score"))
         ax.set_title(_("Winning margin (games with one winner); triangle: the mean"))
         self._save(fig, "margin", _("The distribution of winning margins per cell"))
@@ -353,14 +360,14 @@ class _Report:
     def _tiebreak_figure(self) -> None:
         plt = self.plt
         cells = [c for c in self.cells if self.rows[c.number]]
-        fig, ax = plt.subplots(figsize=(max(6.4, 0.9 * len(cells) + 2), 4))
+        fig, ax = plt.subplots(figsize=(max(6.4, 1.35 * len(cells) + 1.5), 4.2))
         for offset, (key, name) in zip((-0.2, 0.2), (("tied", _("top score shared")),
                                                       ("decided", _("decided by the tie-break"))), strict=True):
             rates = [self.results[c.number]["tiebreak"][key] for c in cells]
             ax.bar([x + offset for x in range(len(cells))], [r["rate"] for r in rates], 0.38,
                    yerr=[[max(0.0, r["rate"] - r["low"]) for r in rates], [max(0.0, r["high"] - r["rate"]) for r in rates]],
                    capsize=2, label=name)
-        ax.set_xticks(range(len(cells)), [self._cell_name(c) for c in cells], rotation=20, ha="right", fontsize=8)
+        self._ticks(ax, cells)
         ax.set_ylabel(_("share of games (95% interval)"))
         ax.set_title(_("Ties on the top score and the tie-break"))
         ax.legend(fontsize=8)
@@ -378,7 +385,7 @@ class _Report:
         for i, cell in enumerate(shown):
             lengths = [row["decisions"] for row in self.rows[cell.number]]
             ax.hist(lengths, bins=bins, weights=[1 / len(lengths)] * len(lengths), histtype="step", linewidth=1.5,
-                    color=f"C{i}", label=self._cell_name(cell))
+                    color=f"C{i}", label=self._short_name(cell).replace("\n", ", "))
         ax.set_xlabel(_("decisions a game"))
         ax.set_ylabel(_("share of games"))
         ax.set_title(_("Game length"))
@@ -407,13 +414,17 @@ class _Report:
                 bands = [_quantiles([values[i] for values in series]) for i in range(len(grid))]
                 ax.fill_between(grid, [b[0] for b in bands], [b[2] for b in bands], color=colour, alpha=0.25)
                 ax.plot(grid, [b[1] for b in bands], color=colour, label=name)
-            ax.set_title(self._cell_name(cell), fontsize=8)
+            ax.set_title(self._short_name(cell).replace("\n", ", "), fontsize=8)
             ax.set_xlabel(_("share of the game's turns"), fontsize=8)
             ax.legend(fontsize=7)
         for ax in list(axes.flat)[len(cells):]:
             ax.axis("off")
         fig.suptitle(_("Score over the game: median and middle half, winner against the best other seat"), fontsize=10)
         self._save(fig, "trajectories", _("Score trajectories: the winner's and the best other seat's score"))
+
+
+def _cut(text: str, most: int) -> str:
+    return text if len(text) <= most else text[:most - 1] + "…"
 
 
 def _at(path: list[list[float]], t: float) -> list[float]:
