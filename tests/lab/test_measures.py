@@ -43,6 +43,16 @@ def test_even_seats_show_no_advantage_and_shared_wins_count_half():
     assert m.drawishness(rows) == {**m.rate(1, 4)}
 
 
+def test_seats_are_counted_in_turn_order_when_chance_picks_the_first_player():
+    # the seat that moved first won all four games, whichever seat it was
+    rows = [{**game([10, 5, 0], [0]), "first_player": 0}, {**game([0, 10, 5], [1]), "first_player": 1},
+            {**game([5, 0, 10], [2]), "first_player": 2}, {**game([0, 10, 5], [1]), "first_player": 1}]
+    result = m.balance(rows)
+    assert [s["count"] for s in result["seats"]] == [4.0, 0.0, 0.0]
+    assert result["p_value"] < 0.02
+    assert [s["mean"] for s in m.scores(rows)["seats"]] == [10, 5, 0]
+
+
 def test_win_rate_by_agent_follows_the_agent_through_the_seats():
     rows = [game([9, 3], [0], agents=["greedy", "random"]), game([4, 8], [1], agents=["random", "greedy"]),
             game([5, 5], [0, 1], agents=["greedy", "random"])]

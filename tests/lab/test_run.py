@@ -201,3 +201,18 @@ def test_ray_asked_for_without_ray_says_how_to_install_it(small_study, tmp_path)
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert "pip install 'tileworks[cluster]'" in " ".join(done.stderr.split())
+
+
+def test_results_stored_before_the_first_player_column_get_it_from_each_games_setup(tmp_path):
+    path = tmp_path / "tuileries.toml"
+    path.write_text('[study]\ngame = "tuileries"\ngames = 8\nseed = 3\n[grid]\nplayers = [2, 4]\n'
+                    '[[lineups]]\nagents = ["random"]\n', encoding="utf-8")
+    out = tmp_path / "out"
+    run_study(load_study(path), out)
+    _, rows = load_rows(out)
+    played = [row["first_player"] for row in rows]
+    assert len(set(played)) > 1  # chance picks Tuileries' first player
+    with duckdb.connect(str(out / "results.duckdb")) as db:
+        db.execute("ALTER TABLE games DROP COLUMN first_player")
+    _, migrated = load_rows(out)
+    assert [row["first_player"] for row in migrated] == played

@@ -30,13 +30,15 @@ class Played:
 
     ``turns`` counts runs of decisions by one seat (an extra turn by the
     same seat continues its turn); ``trajectory`` holds every seat's score
-    at the end of each turn.
+    at the end of each turn; ``first_player`` is the seat that made the
+    first decision (chance picks it in some games).
     """
 
     state: State
     decisions: int
     turns: int
     trajectory: list[list[float]]
+    first_player: int
 
 
 def play_seeded(game: Game, specs: list[str], seed: int) -> Played:
@@ -46,12 +48,14 @@ def play_seeded(game: Game, specs: list[str], seed: int) -> Played:
     state = game.new_initial_state()
     decisions = 0
     trajectory: list[list[float]] = []
-    mover = None
+    mover = first = None
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(sample_chance(state, rng))
             continue
         player = state.current_player()
+        if first is None:
+            first = player
         if mover is not None and player != mover:
             trajectory.append([float(s) for s in state.scores()])
         mover = player
@@ -59,4 +63,21 @@ def play_seeded(game: Game, specs: list[str], seed: int) -> Played:
         decisions += 1
     if mover is not None:
         trajectory.append([float(s) for s in state.scores()])
-    return Played(state, decisions, len(trajectory), trajectory)
+    return Played(state, decisions, len(trajectory), trajectory, 0 if first is None else first)
+
+
+def first_mover(game: Game, seed: int) -> int:
+    """The seat that makes the first decision of the game ``seed`` fixes
+    (what :func:`play_seeded` would find), from the set-up's chance alone.
+
+    >>> import tileworks
+    >>> game = tileworks.load_game("tuileries", players=4)
+    >>> [first_mover(game, seed) for seed in range(6)] == [play_seeded(game, ["random"] * 4, seed).first_player
+    ...                                                     for seed in range(6)]
+    True
+    """
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(sample_chance(state, rng))
+    return 0 if state.is_terminal() else state.current_player()

@@ -94,17 +94,30 @@ def credits(row: Row) -> list[float]:
     return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(len(row["scores"]))]
 
 
+def in_turn_order(row: Row, values: Sequence[Any]) -> list[Any]:
+    """``values`` by seat, reordered so that the seat that moved first comes
+    first (``first_player``; seat 0 where the row does not say).
+
+    >>> in_turn_order({"first_player": 2}, ["a", "b", "c"])
+    ['c', 'a', 'b']
+    """
+    first = row.get("first_player") or 0
+    return [values[(first + k) % len(values)] for k in range(len(values))]
+
+
 def balance(rows: Sequence[Row]) -> dict[str, Any]:
-    """Win rate by seat (Browne's and Ludii's *balance*), the first seat's
-    edge over a fair share (Ludii's *advantage*), and Pearson's chi-square
-    test of "every seat wins equally often" (p-value; small means a seat
-    advantage). ``balance_score`` is Ludii's 1 - (best seat rate - worst)."""
+    """Win rate by position in turn order (Browne's and Ludii's *balance*:
+    "seat 1" is the seat that moved first, which chance picks in some
+    games), the first mover's edge over a fair share (Ludii's *advantage*),
+    and Pearson's chi-square test of "every position wins equally often"
+    (p-value; small means a seat advantage). ``balance_score`` is Ludii's
+    1 - (best seat rate - worst)."""
     if not rows:
         return {"seats": [], "chi2": float("nan"), "p_value": float("nan"), "balance_score": float("nan")}
     players = len(rows[0]["scores"])
     wins = [0.0] * players
     for row in rows:
-        for seat, share in enumerate(credits(row)):
+        for seat, share in enumerate(in_turn_order(row, credits(row))):
             wins[seat] += share
     n = len(rows)
     seats = [rate(w, n) for w in wins]
@@ -136,11 +149,12 @@ def agents(rows: Sequence[Row]) -> dict[str, dict[str, Any]]:
 
 
 def scores(rows: Sequence[Row]) -> dict[str, Any]:
-    """Score mean and spread: per seat, and over every seat of every game."""
+    """Score mean and spread: per seat in turn order, and over every seat of every game."""
     if not rows:
         return {"seats": [], "all": mean_interval([])}
     players = len(rows[0]["scores"])
-    per_seat = [mean_interval([row["scores"][seat] for row in rows]) for seat in range(players)]
+    ordered = [in_turn_order(row, row["scores"]) for row in rows]
+    per_seat = [mean_interval([scores_[seat] for scores_ in ordered]) for seat in range(players)]
     return {"seats": per_seat, "all": mean_interval([s for row in rows for s in row["scores"]])}
 
 

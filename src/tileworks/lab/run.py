@@ -43,12 +43,13 @@ CREATE TABLE IF NOT EXISTS games (
     decisions INTEGER NOT NULL,
     turns INTEGER NOT NULL,
     trajectory DOUBLE[][] NOT NULL,  -- every seat's score at the end of each turn
+    first_player INTEGER NOT NULL,   -- the seat that made the first decision
     seconds DOUBLE NOT NULL,      -- time the game took to play (not part of the result)
     PRIMARY KEY (cell_key, game_index)
 )
 """
 COLUMNS = ("cell", "cell_key", "game_index", "seed", "lineup", "options", "players", "agents", "scores", "returns",
-           "winners", "decisions", "turns", "trajectory", "seconds")
+           "winners", "decisions", "turns", "trajectory", "first_player", "seconds")
 
 
 def _duckdb():
@@ -69,7 +70,8 @@ def _arrow_table(rows: list[dict[str, Any]]):
             ("lineup", pa.string()), ("options", pa.string()), ("players", pa.int32()),
             ("agents", pa.list_(pa.string())), ("scores", pa.list_(pa.float64())),
             ("returns", pa.list_(pa.float64())), ("winners", pa.list_(pa.int32())), ("decisions", pa.int32()),
-            ("turns", pa.int32()), ("trajectory", pa.list_(pa.list_(pa.float64()))), ("seconds", pa.float64()),
+            ("turns", pa.int32()), ("trajectory", pa.list_(pa.list_(pa.float64()))), ("first_player", pa.int32()),
+            ("seconds", pa.float64()),
         ])
     return pa.Table.from_pylist(rows, schema=_ARROW_SCHEMA)
 
@@ -106,9 +108,34 @@ def play_job(job: Job) -> list[dict[str, Any]]:
             "scores": [float(s) for s in state.scores()], "returns": [float(r) for r in returns],
             "winners": [seat for seat, r in enumerate(returns) if top > 0 and r == top],
             "decisions": played.decisions, "turns": played.turns, "trajectory": played.trajectory,
-            "seconds": time.perf_counter() - started,
+            "first_player": played.first_player, "seconds": time.perf_counter() - started,
         })
     return rows
+
+
+def _add_first_player(db, game_name: str) -> None:
+    """Results stored before the ``first_player`` column get it, found from
+    each game's set-up (its seed fixes the chance that picks the first player)."""
+    columns = {name for (name,) in db.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = 'games'").fetchall()}
+    if "first_player" in columns:
+        return
+    from tileworks.arena.playing import first_mover
+
+    import pyarrow as pa
+
+    games: dict[str, Any] = {}
+    found: dict[str, list[Any]] = {"cell_key": [], "game_index": [], "first_player": []}
+    for options, seed, index, key in db.execute("SELECT options, seed, game_index, cell_key FROM games").fetchall():
+        game = games.get(options) or games.setdefault(options, tileworks.load_game(game_name, **json.loads(options)))
+        found["cell_key"].append(key)
+        found["game_index"].append(index)
+        found["first_player"].append(first_mover(game, seed))
+    db.execute("ALTER TABLE games ADD COLUMN first_player INTEGER")
+    db.register("found", pa.table(found))
+    db.execute("UPDATE games SET first_player = found.first_player FROM found "
+               "WHERE games.cell_key = found.cell_key AND games.game_index = found.game_index")
+    db.unregister("found")
 
 
 class ResultStore:
@@ -133,6 +160,7 @@ class ResultStore:
         except duckdb.IOException as exc:
             raise StudyError(f"cannot open {self.out / 'results.duckdb'} (is another run using it?): {exc}") from None
         self.db.execute(SCHEMA)
+        _add_first_player(self.db, study.game)
         self.journal_path = self.out / "journal.jsonl"
         self.pending: list[dict[str, Any]] = []
         self._fold_journal()
@@ -279,6 +307,8 @@ def load_rows(out: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     if not saved.exists() or not (out / "results.duckdb").exists():
         raise StudyError(f"{out} holds no study results (no study.json and results.duckdb); run `tileworks study run` first")
     described = json.loads(saved.read_text(encoding="utf-8"))
+    with duckdb.connect(str(out / "results.duckdb")) as db:
+        _add_first_player(db, described["game"])
     with duckdb.connect(str(out / "results.duckdb"), read_only=True) as db:
         cursor = db.execute(f"SELECT {', '.join(COLUMNS)} FROM games ORDER BY cell, game_index")
         rows = [dict(zip(COLUMNS, values, strict=True)) for values in cursor.fetchall()]
