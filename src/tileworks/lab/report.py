@@ -37,7 +37,8 @@ MEASURE_NAMES = {
     "catch_up": N_("Catch-up: the weaker agent's win rate"),
 }
 MEASURE_NOTES = {
-    "balance": N_("Share of wins by seat (a shared win counts 1/k), 95% Wilson intervals; the first seat's "
+    "balance": N_("Share of wins by seat in turn order, seat 1 being the seat that moved first (a shared win "
+                  "counts 1/k), 95% Wilson intervals; the first seat's "
                   "advantage over a fair share 1/n; Pearson's chi-square test of equal seats (a small p "
                   "means a seat advantage); Ludii's balance score 1 − (best − worst seat rate)."),
     "agents": N_("Each agent's share of the wins over the seats it held, 95% Wilson intervals."),
@@ -313,7 +314,7 @@ class _Report:
             ax.hlines(1 / cell.players, x - 0.45, x + 0.45, colors="black", linestyles="dashed", linewidth=1)
         self._ticks(ax, cells)
         ax.set_ylabel(_("win rate (95% interval)"))
-        ax.set_title(_("Win rate by seat; dashed: a fair share"))
+        ax.set_title(_("Win rate by seat in turn order (seat 1 moved first); dashed: a fair share"))
         ax.legend(fontsize=8, ncol=min(most, 6))
         self._save(fig, "seats", _("Win rate by seat, per cell, with 95% intervals"))
 
