@@ -234,6 +234,41 @@ def test_a_phone_width_screen_needs_no_sideways_scrolling(server, browser):
     context.close()
 
 
+def _boxes(page):
+    board = page.locator("#board svg").bounding_box()
+    side = page.locator("#side").bounding_box()
+    return board, side
+
+
+@pytest.mark.parametrize("game", ["kiln", "azul", "tiles", "tuileries"])
+def test_the_board_fills_a_desktop_screen_beside_the_panel_and_a_phone_above_it(server, browser, game):
+    created = create(server, game, ["human", "random"])
+    url = f"{server.url}/play/{created['id']}#token={created['seats'][0]['token']}"
+    desktop = browser.new_page(viewport={"width": 1280, "height": 900})
+    desktop.goto(url)
+    desktop.wait_for_selector("#board svg")
+    board, side = _boxes(desktop)
+    drawn = desktop.evaluate("(() => { const s = document.querySelector('#board svg'); const b = s.viewBox.baseVal;"
+                             " const r = s.getBoundingClientRect(); return Math.min(r.width / b.width, r.height / b.height)"
+                             " * b.width; })()")
+    assert board["width"] >= 0.65 * 1280 and side["x"] >= board["x"] + board["width"] - 1, (board, side)
+    assert side["width"] <= 20 * 16 + 1
+    assert board["y"] + board["height"] <= 900  # the whole board is on the screen
+    # the picture itself is drawn at least 1.5 times its natural size (KILN's kiln was 260 px wide)
+    natural = desktop.evaluate("document.querySelector('#board svg').viewBox.baseVal.width")
+    assert drawn >= min(1.5 * natural, board["width"] - 1), (drawn, natural)
+    desktop.screenshot(path=str(ARTIFACTS / f"{game}-desktop.png"))
+    desktop.close()
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                has_touch=True)
+    page = phone.new_page()
+    page.goto(url)
+    page.wait_for_selector("#board svg")
+    board, side = _boxes(page)
+    assert board["width"] >= 390 - 2 * 16 - 1 and side["y"] >= board["y"] + board["height"] - 1, (board, side)
+    phone.close()
+
+
 def test_a_move_made_with_the_keyboard_alone_shows_its_points(server, browser):
     created = create(server, "tuileries", ["human", "human"])
     first = httpx.get(f"{server.url}/api/games/{created['id']}").json()["view"]["to_move"]  # chance picked it
