@@ -289,3 +289,27 @@ def test_a_move_made_with_the_keyboard_alone_shows_its_points(server, browser):
     marked = page.eval_on_selector_all("#board svg .last-move[data-square]", "els => els.map(e => e.dataset.square)")
     assert len(set(marked)) == 1 and marked  # where the tile went
     page.close()
+
+
+@pytest.mark.parametrize("game", ["kiln", "azul"])
+def test_colour_is_never_the_only_cue_on_a_board(server, browser, game):
+    created = create(server, game, ["human", "random"])
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{server.url}/play/{created['id']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("#board svg")
+    # every coloured tile carries its colour's letter (the notation's), which clicks pass through
+    tiles = page.evaluate("""[...document.querySelectorAll('#board svg rect')].filter(r => {
+        const f = r.getAttribute('fill'); return ['#d33', '#36c', '#2a2', '#eb2', '#2f6fd0', '#f2c230', '#d8443c',
+        '#2b2b2b'].includes(f) && +r.getAttribute('width') >= 12; }).length""")
+    cues = page.locator("#board svg text.cue")
+    assert tiles > 10 and cues.count() >= tiles
+    assert cues.first.evaluate("e => getComputedStyle(e).pointerEvents") == "none"
+    # a simulated deuteranopia view (Viénot's matrix), saved for a person to look at
+    page.evaluate("""() => {
+        document.body.insertAdjacentHTML('beforeend', '<svg width="0" height="0" aria-hidden="true"><filter '
+            + 'id="deuteranopia"><feColorMatrix type="matrix" values="0.625 0.375 0 0 0 0.7 0.3 0 0 0 '
+            + '0 0.3 0.7 0 0 0 0 0 1 0"/></filter></svg>');
+        document.querySelector('#board svg').style.filter = 'url(#deuteranopia)';
+    }""")
+    page.screenshot(path=str(ARTIFACTS / f"{game}-deuteranopia.png"))
+    page.close()

@@ -20,7 +20,8 @@ from typing import Any
 
 def _attrs(attributes: dict[str, Any]) -> str:
     return "".join(
-        f' {key.replace("_", "-")}="{escape(str(value))}"' for key, value in attributes.items() if value is not None
+        f' {key.rstrip("_").replace("_", "-")}="{escape(str(value))}"' for key, value in attributes.items()
+        if value is not None
     )
 
 
@@ -50,6 +51,15 @@ class Svg:
             f'<text x="{_number(x)}" y="{_number(y)}" font-size="{_number(size)}" font-family="sans-serif" '
             f'text-anchor="{anchor}"{_attrs(attributes)}>{escape(words)}</text>'
         )
+
+    def cue(self, x: float, y: float, size: float, letter: str, dark: bool = False, faint: bool = False) -> None:
+        """A tile's colour letter, centred on the ``size`` square at ``x, y``:
+        colour is never the only cue, for colour-blind players. It lets
+        clicks through to the shape under it and is not read aloud (the
+        shape's label says it)."""
+        self.text(x + size / 2, y + size / 2 + size * 0.18, letter, size=round(size * 0.5), font_weight="bold",
+                  fill="#222" if dark else "#fff", opacity="0.45" if faint else None, class_="cue",
+                  pointer_events="none", aria_hidden="true")
 
     def open_group(self, **attributes: Any) -> None:
         self.parts.append(f"<g{_attrs(attributes)}>")

@@ -125,6 +125,7 @@ TILE = 22
 
 def _svg_tile(svg: Any, x: float, y: float, letter: str, size: float = TILE, **data: Any) -> None:
     svg.rect(x, y, size - 2, size - 2, rx=3, fill=SVG_FILL[letter], stroke="#555", **data)
+    svg.cue(x, y, size - 2, letter.upper(), dark=letter in "yw")
 
 
 def render_svg(view: dict[str, Any]) -> str:
@@ -194,6 +195,8 @@ def render_svg(view: dict[str, Any]) -> str:
                 else:
                     pale = "#e6e6e6" if grey else SVG_PALE[COLOUR_LETTERS[(column - line) % 5]]
                     svg.rect(x0, y, TILE - 2, TILE - 2, rx=3, fill=pale, stroke="#c9b48c", **data)
+                    if not grey:  # the wall's pattern: which colour goes here
+                        svg.cue(x0, y, TILE - 2, COLOUR_LETTERS[(column - line) % 5].upper(), dark=True, faint=True)
         floor_y = by + 24 + 5 * TILE + 6
         floor = ("1" if seat.get("marker") else "") + seat["floor"]
         for space in range(7):

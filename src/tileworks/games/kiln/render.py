@@ -171,6 +171,8 @@ def render_svg(view: dict[str, Any], cell: int = 28) -> str:
 
     def square(x: float, y: float, letter: str, size: int = cell, **data: Any) -> None:
         svg.rect(x, y, size - 2, size - 2, rx=3, fill=SVG_FILL.get(letter, "#eee"), stroke="#999", **data)
+        if letter in "RBGYK" and size >= 12:
+            svg.cue(x, y, size - 2, letter, dark=letter == "Y")
 
     for rank in range(8, 0, -1):
         for f, file in enumerate(FILES):
