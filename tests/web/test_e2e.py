@@ -132,7 +132,7 @@ def test_a_game_started_on_the_home_page_and_joined_from_the_list(server, browse
     host.wait_for_selector("#board svg")
     guest = browser.new_context().new_page()
     guest.goto(server.url + "/")
-    guest.click("#games button:text('join as P2')")
+    guest.click("#open-games button:text('join as P2')")
     guest.wait_for_selector("#board svg")
     guest.wait_for_function("document.querySelector('#seats').textContent.includes('P2 human')")
     host.wait_for_function("!document.querySelector('#seats').textContent.includes('waiting')")
@@ -169,7 +169,7 @@ def test_the_japanese_pages_show_no_english(server, browser):
     page = context.new_page()
     page.goto(server.url + "/")
     page.wait_for_selector("#game option", state="attached")
-    page.wait_for_selector("#games li")
+    page.wait_for_selector("#finished-games li")
     assert page.locator("html").get_attribute("lang") == "ja"
     assert english_words(page) == []
     for game in ("kiln", "azul", "tiles", "tuileries"):
@@ -312,4 +312,33 @@ def test_colour_is_never_the_only_cue_on_a_board(server, browser, game):
         document.querySelector('#board svg').style.filter = 'url(#deuteranopia)';
     }""")
     page.screenshot(path=str(ARTIFACTS / f"{game}-deuteranopia.png"))
+    page.close()
+
+
+def test_the_lobby_shows_every_game_and_the_games_to_join_watch_and_replay(server, browser):
+    finished = create(server, "azul", ["random", "random"])  # computer seats play it out on their own
+    deadline = time.monotonic() + 60
+    while httpx.get(f"{server.url}/api/games/{finished['id']}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the computers' game did not finish"
+        time.sleep(0.2)
+    waiting = create(server, "kiln", ["human", "human"])
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(server.url + "/")
+    page.wait_for_selector(".card img")
+    names = page.eval_on_selector_all(".card", "cards => cards.map(c => c.dataset.game)")
+    assert sorted(names) == sorted(info.name for info in registered_games())
+    # each card's picture is its game's opening position, drawn by its renderer
+    page.wait_for_function("[...document.querySelectorAll('.card img')].every(i => i.complete && i.naturalWidth > 0)")
+    picture = httpx.get(f"{server.url}/pictures/tuileries.svg")
+    assert picture.headers["content-type"].startswith("image/svg+xml") and "<svg" in picture.text
+    assert httpx.get(f"{server.url}/pictures/chess.svg").status_code == 404
+    page.wait_for_selector(f"#finished-games a[href='/replay/{finished['id']}']")
+    status = httpx.get(f"{server.url}/api/games/{waiting['id']}").json()["status"]
+    listed = {"open": "#open-games", "playing": "#live-games"}[status]
+    assert page.locator(f"{listed} a[href='/watch/{waiting['id']}']").count() == 1, status
+    page.screenshot(path=str(ARTIFACTS / "lobby.png"), full_page=True)
+    # a quick game against the computer: one click from the lobby to the board
+    page.click(".card[data-game=kiln] button.quick")
+    page.wait_for_selector("#board svg")
+    assert "computer (medium)" in page.inner_text("#side")
     page.close()

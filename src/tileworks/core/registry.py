@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, Callable
 
-from tileworks.core.i18n import _, gettext
+from tileworks.core.i18n import _, current_language, gettext
 from tileworks.core.options import OptionSet
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -150,7 +150,9 @@ def load_game(name: str, **options: Any) -> "Game":
 
 def list_games() -> list[dict[str, Any]]:
     """Every registered game with its player counts, options and defaults,
-    described in the current language. ``safeguard`` marks options that are
+    described in the current language. ``lang`` is the language the title
+    and summary came out in: a plugin with no translation of its own stays
+    in English, and a page marks it so. ``safeguard`` marks options that are
     not rules of the game (limits that stop endless games)."""
     _ensure_loaded()
     out = []
@@ -160,6 +162,7 @@ def list_games() -> list[dict[str, Any]]:
                 "name": info.name,
                 "title": gettext(info.title),
                 "summary": gettext(info.summary),
+                "lang": current_language() if gettext(info.summary) != info.summary else "en",
                 "players": (info.min_players, info.max_players),
                 "options": [
                     {"name": o.name, "label": gettext(o.label or o.name), "default": o.default,

@@ -11,16 +11,20 @@ catalog.
 
 from __future__ import annotations
 
+import functools
 import json
+import random
 from html import escape
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from tileworks.core.i18n import LANGUAGES, _, catalog, current_language, gettext
+import tileworks
+from tileworks.core import SPECTATOR, sample_chance
+from tileworks.core.i18n import LANGUAGES, _, catalog, current_language, gettext, language
 from tileworks.core.registry import registered_games
 from tileworks.web.rules import rules_html
 
@@ -36,6 +40,10 @@ def _words() -> dict[str, str]:
     return {key: escape(text) for key, text in {
         "Game": _("Game"),
         "Games": _("Games"),
+        "Open games to join": _("Open games to join"),
+        "Games being played": _("Games being played"),
+        "Finished games": _("Finished games"),
+        "Choose players and options": _("Choose players and options"),
         "Language": _("Language"),
         "Move": _("Move"),
         "Moves": _("Moves"),
@@ -90,6 +98,8 @@ def home_body() -> str:
     w = _words()
     return f"""
 <h1>{w["Play"]}</h1>
+<section id="lobby" aria-label="{w["Games"]}"><div id="cards" class="cards"></div></section>
+<h2 id="setup">{w["Choose players and options"]}</h2>
 <form id="create">
   <label>{w["Game"]} <select id="game" name="game"></select></label>
   <p id="summary"></p>
@@ -99,8 +109,9 @@ def home_body() -> str:
   <button type="submit">{w["Start the game"]}</button>
   <p id="error" role="alert"></p>
 </form>
-<h2>{w["Games"]}</h2>
-<ul id="games"></ul>
+<section id="open"><h2>{w["Open games to join"]}</h2><ul id="open-games"></ul></section>
+<section id="live"><h2>{w["Games being played"]}</h2><ul id="live-games"></ul></section>
+<section id="finished"><h2>{w["Finished games"]}</h2><ul id="finished-games"></ul></section>
 """
 
 
@@ -143,12 +154,32 @@ def replay_body() -> str:
 """
 
 
+@functools.lru_cache(maxsize=64)
+def opening_picture(game: str, lang: str) -> str:
+    """The position after a game's set-up (a fixed deal), drawn for a
+    spectator in ``lang``: no hand or bag is shown."""
+    state = tileworks.load_game(game).new_initial_state()
+    rng = random.Random(1)
+    while state.is_chance_node():
+        state.apply_action(sample_chance(state, rng))
+    with language(lang):
+        return state.svg(SPECTATOR)
+
+
 def add_pages(app: FastAPI) -> None:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/", include_in_schema=False)
     async def home(request: Request) -> HTMLResponse:
         return page(request, "tileworks", home_body(), "home.js")
+
+    @app.get("/pictures/{game}.svg", include_in_schema=False)
+    async def picture(game: str) -> Response:
+        """A game's opening position, as a spectator sees it: the lobby's card."""
+        if game not in {info.name for info in registered_games()}:
+            return Response(status_code=404)
+        return Response(opening_picture(game, current_language()), media_type="image/svg+xml",
+                        headers={"Cache-Control": "max-age=3600"})
 
     @app.get("/play/{game_id}", include_in_schema=False)
     async def play(request: Request, game_id: str) -> HTMLResponse:

@@ -109,32 +109,92 @@ function optionValue(o) {
   return inputs[0].value;
 }
 
-async function listGames() {
-  const games = await (await fetch("/api/games?limit=50")).json();
-  const list = $("games");
-  list.replaceChildren(...games.map((g) => {
-    const item = document.createElement("li");
-    const link = document.createElement("a");
-    link.href = (g.status === "finished" ? "/replay/" : "/watch/") + g.id;
-    const title = (catalogue.find((c) => c.name === g.game) || { title: g.game }).title;
-    const status = { open: _("waiting for players"), playing: _("playing"), finished: _("finished") }[g.status] || g.status;
-    link.textContent = _("{game} — {players} — {status} (ply {ply})", {
-      game: title, players: g.players.map((p) => (p === "human" ? _("human") : agentName(p))).join(", "), status: status, ply: g.ply });
-    item.append(link);
-    for (const seat of g.joinable) {
-      const join = document.createElement("button");
-      join.type = "button";
-      join.textContent = _("join as {seat}", { seat: seatName(seat) });
-      join.addEventListener("click", async () => {
-        const response = await fetch("/api/games/" + g.id + "/seats/" + (seat + 1) + "/claim", { method: "POST" });
-        const body = await response.json();
-        if (!response.ok) { $("error").textContent = body.error; listGames(); return; }
-        location.href = body.link;
-      });
-      item.append(" ", join);
-    }
-    return item;
+// a card per game: its opening position (drawn by its renderer), a line on
+// what it is, a quick game against the computer, and the full set-up below
+function drawCards() {
+  $("cards").replaceChildren(...catalogue.map((g) => {
+    const card = document.createElement("article");
+    card.className = "card";
+    card.dataset.game = g.name;
+    if (g.lang !== LANG) card.lang = g.lang;  // a plugin's words in its own language
+    const picture = document.createElement("img");
+    picture.src = "/pictures/" + g.name + ".svg?lang=" + LANG;
+    picture.alt = _("{game}: the opening position", { game: g.title });
+    const title = document.createElement("h3");
+    title.textContent = g.title;
+    const summary = document.createElement("p");
+    summary.textContent = g.summary;
+    const quick = document.createElement("button");
+    quick.type = "button";
+    quick.className = "quick";
+    quick.textContent = _("Play the computer");
+    quick.addEventListener("click", () => start({ game: g.name, players: ["human"].concat(
+      Array(g.players[0] - 1).fill("mcts:medium")), options: {}, open_seats: [] }));
+    const setup = document.createElement("button");
+    setup.type = "button";
+    setup.textContent = _("Choose players and options");
+    setup.addEventListener("click", () => {
+      $("game").value = g.name;
+      drawGame();
+      $("setup").scrollIntoView();
+      $("game").focus();
+    });
+    card.append(picture, title, summary, quick, " ", setup);
+    return card;
   }));
+}
+
+async function start(request) {
+  const response = await fetch("/api/games", {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(request),
+  });
+  const body = await response.json();
+  if (!response.ok) { $("error").textContent = body.error; return; }
+  const mine = body.seats.map((s) => "token=" + encodeURIComponent(s.token)).join("&");
+  location.href = "/play/" + body.id + (mine ? "#" + mine : "");
+}
+
+// open games to join, games being played to watch, finished games to replay
+async function listGames() {
+  for (const [status, id, path, none] of [
+    ["open", "open-games", "/watch/", _("No game is waiting for players.")],
+    ["playing", "live-games", "/watch/", _("No game is being played.")],
+    ["finished", "finished-games", "/replay/", _("No game has finished yet.")],
+  ]) {
+    const games = await (await fetch("/api/games?limit=20&status=" + status)).json();
+    const list = $(id);
+    if (!games.length) {
+      const item = document.createElement("li");
+      item.className = "none";
+      item.textContent = none;
+      list.replaceChildren(item);
+      continue;
+    }
+    list.replaceChildren(...games.map((g) => gameItem(g, path)));
+  }
+}
+
+function gameItem(g, path) {
+  const item = document.createElement("li");
+  const link = document.createElement("a");
+  link.href = path + g.id;
+  const title = (catalogue.find((c) => c.name === g.game) || { title: g.game }).title;
+  link.textContent = _("{game} — {players} (ply {ply})", {
+    game: title, players: g.players.map((p) => (p === "human" ? _("human") : agentName(p))).join(", "), ply: g.ply });
+  item.append(link);
+  for (const seat of g.joinable) {
+    const join = document.createElement("button");
+    join.type = "button";
+    join.textContent = _("join as {seat}", { seat: seatName(seat) });
+    join.addEventListener("click", async () => {
+      const response = await fetch("/api/games/" + g.id + "/seats/" + (seat + 1) + "/claim", { method: "POST" });
+      const body = await response.json();
+      if (!response.ok) { $("error").textContent = body.error; listGames(); return; }
+      location.href = body.link;
+    });
+    item.append(" ", join);
+  }
+  return item;
 }
 
 $("game").addEventListener("change", drawGame);
@@ -150,19 +210,13 @@ $("create").addEventListener("submit", async (event) => {
   const choices = [...document.querySelectorAll("#seats select")].map((s) => s.value);
   const players = choices.map((c) => (c === "open" ? "human" : c));
   const openSeats = choices.map((c, i) => (c === "open" ? i + 1 : 0)).filter(Boolean);
-  const response = await fetch("/api/games", {
-    method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ game: game.name, players: players, options: options, open_seats: openSeats }),
-  });
-  const body = await response.json();
-  if (!response.ok) { $("error").textContent = body.error; return; }
-  const mine = body.seats.map((s) => "token=" + encodeURIComponent(s.token)).join("&");
-  location.href = "/play/" + body.id + (mine ? "#" + mine : "");
+  start({ game: game.name, players: players, options: options, open_seats: openSeats });
 });
 
 (async () => {
   catalogue = await (await fetch("/api/catalogue")).json();
   for (const g of catalogue) $("game").append(option(g.name, g.title));
   drawGame();
+  drawCards();
   listGames();
 })();
