@@ -342,3 +342,25 @@ def test_the_lobby_shows_every_game_and_the_games_to_join_watch_and_replay(serve
     page.wait_for_selector("#board svg")
     assert "computer (medium)" in page.inner_text("#side")
     page.close()
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_the_opponents_move_is_animated_unless_motion_is_reduced(server, browser, motion):
+    created = create(server, "azul", ["human", "mcts:beginner"])
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion=motion)
+    page = context.new_page()
+    page.goto(f"{server.url}/play/{created['id']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("#board svg")
+    assert page.locator("#board svg .arrive").count() == 0  # nothing arrives when the page opens
+    deadline = time.monotonic() + 60
+    while not page.locator("#board svg .arrive").count():  # play until the computer has answered
+        assert time.monotonic() < deadline, "the computer's move never arrived"
+        targets = page.locator("#board svg .target")
+        if targets.count():
+            targets.first.click()
+        page.wait_for_timeout(100)
+    style = page.locator("#board svg .arrive").first.evaluate(
+        "e => [getComputedStyle(e).animationName, getComputedStyle(e).animationDuration]")
+    assert style == (["arrive", "0.3s"] if motion == "no-preference" else ["none", "0s"])
+    assert page.locator("#board svg .last-move").count() >= 1  # and the last move stays marked
+    context.close()

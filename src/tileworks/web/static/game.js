@@ -96,6 +96,10 @@ function draw() {
   const svg = $("board").querySelector("svg");
   const last = current.moves[current.moves.length - 1];
   if (svg && last) markLastMove(svg, last);
+  if (svg && arriving) {  // another seat's move just came in: its shapes grow into place
+    for (const shape of svg.querySelectorAll(".last-move")) shape.classList.add("arrive");
+    arriving = false;
+  }
   if (svg) {
     // an image's parts are hidden from screen readers; a group's buttons are not
     if (next.some((c) => !("button" in c))) svg.setAttribute("role", "group");
@@ -191,6 +195,11 @@ function drawSummary(result, winners) {
   box.hidden = false;
 }
 
+// how many moves the last view held (null before the first), and whether
+// the view being drawn brings another seat's move, to animate it
+let seenMoves = null;
+let arriving = false;
+
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(scheme + "://" + location.host + "/api/games/" + gameId + "/ws");
@@ -198,6 +207,10 @@ function connect() {
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "view") {
+      const newest = message.moves[message.moves.length - 1];
+      arriving = seenMoves !== null && message.moves.length > seenMoves && newest !== undefined
+        && !message.you.includes(newest.seat);
+      seenMoves = message.moves.length;
       current = message;
       picked = [];
       say("");
