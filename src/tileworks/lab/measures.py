@@ -23,26 +23,9 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
+from tileworks.arena import wilson  # the arena's Wilson score interval, shared
+
 Row = dict[str, Any]
-Z95 = 1.959963984540054
-
-
-def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
-    """95% Wilson score interval for a rate (successes may be fractional:
-    a shared win counts 1/k for each of k winners).
-
-    >>> [round(x, 3) for x in wilson(8, 10)]
-    [0.49, 0.943]
-    >>> wilson(0, 0)
-    (0.0, 1.0)
-    """
-    if trials == 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    centre = p + z * z / (2 * trials)
-    spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
-    denominator = 1 + z * z / trials
-    return (max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator))
 
 
 def rate(successes: float, trials: int) -> dict[str, Any]:

@@ -12,6 +12,7 @@ store's key is the cell and the game's index).
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -26,30 +27,29 @@ from tileworks.lab.study import Cell, Study, StudyError
 
 LAB_MISSING = "the balance lab needs DuckDB, pyarrow, matplotlib and SciPy; install them with: pip install 'tileworks[lab]'"
 
-#: the results table: one row per game
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    cell INTEGER NOT NULL,        -- the cell's number in the study (see study.json)
-    cell_key VARCHAR NOT NULL,    -- the cell's grid values and line-up, e.g. 'goal=12 | all greedy'
-    game_index INTEGER NOT NULL,  -- the game's index in its cell
-    seed BIGINT NOT NULL,         -- replays the game alone (tileworks study replay)
-    lineup VARCHAR NOT NULL,
-    options VARCHAR NOT NULL,     -- the cell's game options, as JSON
-    players INTEGER NOT NULL,
-    agents VARCHAR[] NOT NULL,    -- the agent spec in each seat
-    scores DOUBLE[] NOT NULL,     -- each seat's final score
-    returns DOUBLE[] NOT NULL,    -- 1 for a sole winner, 1/k for k tied winners
-    winners INTEGER[] NOT NULL,   -- the winning seats (0-based)
-    decisions INTEGER NOT NULL,
-    turns INTEGER NOT NULL,
-    trajectory DOUBLE[][] NOT NULL,  -- every seat's score at the end of each turn
-    first_player INTEGER NOT NULL,   -- the seat that made the first decision
-    seconds DOUBLE NOT NULL,      -- time the game took to play (not part of the result)
-    PRIMARY KEY (cell_key, game_index)
+#: the results table, one row per game: each column's name, DuckDB type and meaning
+FIELDS = (
+    ("cell", "INTEGER", "the cell's number in the study (see study.json)"),
+    ("cell_key", "VARCHAR", "the cell's grid values and line-up, e.g. 'goal=12 | all greedy'"),
+    ("game_index", "INTEGER", "the game's index in its cell"),
+    ("seed", "BIGINT", "replays the game alone (tileworks study replay)"),
+    ("lineup", "VARCHAR", "the line-up's name"),
+    ("options", "VARCHAR", "the cell's game options, as JSON"),
+    ("players", "INTEGER", "the player count"),
+    ("agents", "VARCHAR[]", "the agent spec in each seat"),
+    ("scores", "DOUBLE[]", "each seat's final score"),
+    ("returns", "DOUBLE[]", "1 for a sole winner, 1/k for k tied winners"),
+    ("winners", "INTEGER[]", "the winning seats (0-based)"),
+    ("decisions", "INTEGER", "decisions in the game"),
+    ("turns", "INTEGER", "turns: runs of decisions by one seat"),
+    ("trajectory", "DOUBLE[][]", "every seat's score at the end of each turn"),
+    ("first_player", "INTEGER", "the seat that made the first decision"),
+    ("seconds", "DOUBLE", "time the game took to play (not part of the result)"),
 )
-"""
-COLUMNS = ("cell", "cell_key", "game_index", "seed", "lineup", "options", "players", "agents", "scores", "returns",
-           "winners", "decisions", "turns", "trajectory", "first_player", "seconds")
+COLUMNS = tuple(name for name, _, _ in FIELDS)
+SCHEMA = ("CREATE TABLE IF NOT EXISTS games (\n"
+          + "".join(f"    {name} {kind} NOT NULL,  -- {meaning}\n" for name, kind, meaning in FIELDS)
+          + "    PRIMARY KEY (cell_key, game_index)\n)")
 
 
 def _duckdb():
@@ -60,23 +60,23 @@ def _duckdb():
     return duckdb
 
 
+@functools.cache
+def _arrow_schema():
+    """The results table's columns as an Arrow schema (from :data:`FIELDS`)."""
+    import pyarrow as pa
+
+    scalar = {"INTEGER": pa.int32(), "BIGINT": pa.int64(), "VARCHAR": pa.string(), "DOUBLE": pa.float64()}
+
+    def arrow(kind: str):
+        return pa.list_(arrow(kind[:-2])) if kind.endswith("[]") else scalar[kind]
+
+    return pa.schema([(name, arrow(kind)) for name, kind, _ in FIELDS])
+
+
 def _arrow_table(rows: list[dict[str, Any]]):
     import pyarrow as pa
 
-    global _ARROW_SCHEMA
-    if _ARROW_SCHEMA is None:
-        _ARROW_SCHEMA = pa.schema([
-            ("cell", pa.int32()), ("cell_key", pa.string()), ("game_index", pa.int32()), ("seed", pa.int64()),
-            ("lineup", pa.string()), ("options", pa.string()), ("players", pa.int32()),
-            ("agents", pa.list_(pa.string())), ("scores", pa.list_(pa.float64())),
-            ("returns", pa.list_(pa.float64())), ("winners", pa.list_(pa.int32())), ("decisions", pa.int32()),
-            ("turns", pa.int32()), ("trajectory", pa.list_(pa.list_(pa.float64()))), ("first_player", pa.int32()),
-            ("seconds", pa.float64()),
-        ])
-    return pa.Table.from_pylist(rows, schema=_ARROW_SCHEMA)
-
-
-_ARROW_SCHEMA = None
+    return pa.Table.from_pylist(rows, schema=_arrow_schema())
 
 
 @dataclass(frozen=True)
