@@ -347,13 +347,15 @@ def test_the_lobby_shows_every_game_and_the_games_to_join_watch_and_replay(serve
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
 def test_the_opponents_move_is_animated_unless_motion_is_reduced(server, browser, motion):
     created = create(server, "azul", ["human", "mcts:beginner"])
+    deadline = time.monotonic() + 60
+    while httpx.get(f"{server.url}/api/games/{created['id']}").json()["view"]["to_move"] != 0:
+        assert time.monotonic() < deadline, "the computer did not make its opening move"
+        time.sleep(0.1)  # if chance picked the computer to start, it moves before the page opens
     context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion=motion)
     page = context.new_page()
     page.goto(f"{server.url}/play/{created['id']}#token={created['seats'][0]['token']}")
     page.wait_for_selector("#board svg")
-    if httpx.get(f"{server.url}/api/games/{created['id']}").json()["view"]["to_move"] == 0:
-        # our turn (chance picked us to start): the first view brings nothing to animate
-        assert page.locator("#board svg .arrive").count() == 0
+    assert page.locator("#board svg .arrive").count() == 0  # the first view brings nothing to animate
     deadline = time.monotonic() + 60
     while not page.locator("#board svg .arrive").count():  # play until the computer has answered
         assert time.monotonic() < deadline, "the computer's move never arrived"
