@@ -15,10 +15,10 @@ def test_an_append_on_a_stale_version_writes_nothing(db_url):
     with TestClient(create_app(db_url=db_url, ai_workers=1)) as client:
         game_id = Api(client).create("kiln", ["human", "human"])["id"]
     store = Store(connect(db_url))
-    row, history = store.load(game_id)
+    row, history, _ = store.load(game_id)
     assert store.append(game_id, row.version, [history[0]], "playing", None)
     assert not store.append(game_id, row.version, [history[0]], "playing", None)
-    again, longer = store.load(game_id)
+    again, longer, _ = store.load(game_id)
     assert again.version == row.version + 1 and longer == history + [history[0]]
 
 
@@ -81,5 +81,5 @@ def test_a_database_of_the_first_schema_is_migrated_in_place(tmp_path):
     engine = connect(f"sqlite:///{path}")
     with engine.connect() as conn:
         assert conn.execute(select(meta.c.value).where(meta.c.key == "schema")).scalar() == str(SCHEMA_VERSION)
-    row, history = Store(engine).load("g1")
+    row, history, _ = Store(engine).load("g1")
     assert [(s.player, s.token_hash, s.public) for s in row.seats] == [("human", "h0", False), ("random", None, False)]

@@ -20,7 +20,7 @@ from contextlib import asynccontextmanager
 from typing import Annotated, Any, AsyncIterator, Literal
 
 import anyio
-from fastapi import FastAPI, Header, Path, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, Header, Path, Query, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
@@ -32,8 +32,12 @@ from tileworks.core.i18n import LANGUAGES, _, current_language, language, negoti
 from tileworks.core.registry import registered_games
 from tileworks.core import SPECTATOR
 from tileworks.core.text import seat_name
-from tileworks.server.hub import MAX_SEATS, Hub, Room, ServerError, position_after
-from tileworks.server.store import Store, connect, default_url
+from tileworks.server.accounts import SESSION_COOKIE, SESSION_SECONDS, Accounts, check_username, display_name
+from tileworks.server.clocks import check_clock
+from tileworks.server.errors import ServerError
+from tileworks.server.hub import MAX_SEATS, Hub, Room, position_after
+from tileworks.server.ratings import shown as shown_rating
+from tileworks.server.store import Account, GameRow, Store, connect, default_url
 from tileworks.web import LANGUAGE_COOKIE, add_pages
 
 log = logging.getLogger("tileworks.server")
@@ -56,6 +60,24 @@ class CreateGame(BaseModel):
     open_seats: list[Annotated[int, Field(ge=1, le=MAX_SEATS)]] = Field(
         default_factory=list, max_length=MAX_SEATS,
         description="human seats (1-based) left open: anyone may take them from the games list")
+    name: str | None = Field(None, max_length=100, description="a guest's display name for its seats (accounts show their username)")
+    rated: bool = Field(False, description="rate the game (needs a logged-in account; one seat per account)")
+    clock: dict[Annotated[str, Field(max_length=20)], Annotated[str, Field(max_length=20)] | int | float] | None = Field(
+        None, max_length=4,
+        description='a time control: {"kind": "realtime", "minutes": M, "increment": S} or {"kind": "turn", "hours": H}')
+
+
+class ClaimIn(BaseModel):
+    name: str | None = Field(None, max_length=100, description="a guest's display name")
+
+
+class Credentials(BaseModel):
+    username: str = Field(max_length=64)
+    password: str = Field(max_length=1024)
+
+
+class SessionOut(BaseModel):
+    username: str | None
 
 
 class MoveIn(BaseModel):
@@ -87,9 +109,12 @@ class GameSummary(BaseModel):
     status: Literal["open", "playing", "finished"]
     ply: int
     players: list[str]
+    names: list[str | None]
     open_seats: list[int]
     joinable: list[int]
     updated: float
+    rated: bool
+    clock: dict[str, Any] | None
 
 
 class ErrorBody(BaseModel):
@@ -98,7 +123,7 @@ class ErrorBody(BaseModel):
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorBody} for code in (400, 403, 404, 409, 413)
+    code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 413, 429)
 }
 
 
@@ -197,15 +222,18 @@ def _too_large(limit: int) -> JSONResponse:
     return JSONResponse({"error": _("the request body is over {limit} bytes", limit=limit), "status": 413}, status_code=413)
 
 
-def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: int = 2) -> FastAPI:
+def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: int = 2,
+               session_seconds: float = SESSION_SECONDS) -> FastAPI:
     """The tileworks server: games stored at ``db_url`` (default: an SQLite
-    file in ``data_dir``), AI seats searched in ``ai_workers`` processes."""
+    file in ``data_dir``), AI seats searched in ``ai_workers`` processes;
+    logins last ``session_seconds``."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = connect(db_url or default_url(data_dir))
         hub = Hub(Store(engine), ai_workers=ai_workers)
         app.state.hub = hub
+        app.state.accounts = Accounts(hub.store, session_seconds=session_seconds)
         await hub.start()
         try:
             yield
@@ -242,6 +270,13 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
     def hub() -> Hub:
         return app.state.hub
 
+    def accounts() -> Accounts:
+        return app.state.accounts
+
+    def start_session(request: Request, response: Response, token: str) -> None:
+        response.set_cookie(SESSION_COOKIE, token, max_age=int(accounts().session_seconds), httponly=True,
+                            samesite="lax", secure=request.url.scheme == "https", path="/")
+
     async def room(game_id: str) -> Room:
         if len(game_id) > 24:
             raise ServerError(404, _("no such game"))
@@ -251,17 +286,54 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
     async def catalogue() -> list[dict[str, Any]]:
         return [{**entry, "players": list(entry["players"])} for entry in tileworks.list_games()]
 
+    # -- accounts ----------------------------------------------------------------------------
+    @app.post("/api/accounts", status_code=201, responses=ERRORS, summary="Create an account (and log in)")
+    async def register(body: Credentials, request: Request, response: Response) -> SessionOut:
+        made = await anyio.to_thread.run_sync(accounts().register, body.username, body.password)
+        _, token = await anyio.to_thread.run_sync(accounts().login, body.username, body.password, _address(request))
+        start_session(request, response, token)
+        return SessionOut(username=made.username)
+
+    @app.post("/api/session", responses=ERRORS, summary="Log in: a session cookie (HttpOnly, SameSite=Lax)")
+    async def login(body: Credentials, request: Request, response: Response) -> SessionOut:
+        account, token = await anyio.to_thread.run_sync(accounts().login, body.username, body.password, _address(request))
+        start_session(request, response, token)
+        return SessionOut(username=account.username)
+
+    @app.get("/api/session", summary="Who is logged in (username null: nobody)")
+    async def who(account: Player) -> SessionOut:
+        return SessionOut(username=account.username if account else None)
+
+    @app.delete("/api/session", summary="Log out")
+    async def logout(request: Request, response: Response) -> SessionOut:
+        await anyio.to_thread.run_sync(accounts().logout, request.cookies.get(SESSION_COOKIE))
+        response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
+        return SessionOut(username=None)
+
+    @app.get("/api/players/{username}", responses=ERRORS, summary="A player's ratings and games")
+    async def profile(username: Annotated[str, Path(max_length=64)], account: Player) -> dict[str, Any]:
+        return await anyio.to_thread.run_sync(player_profile, hub(), username, account)
+
+    @app.get("/api/leaderboard/{game}", responses=ERRORS, summary="A game's rated accounts, best first")
+    async def leaderboard(game: Annotated[str, Path(max_length=40)],
+                          limit: Annotated[int, Query(ge=1, le=500)] = 100) -> list[dict[str, Any]]:
+        _known(game)
+        rows = await anyio.to_thread.run_sync(hub().store.leaderboard, game, limit)
+        return [{"rank": i + 1, "username": name, "rating": shown_rating(r), "mu": round(r.mu, 2),
+                 "sigma": round(r.sigma, 2), "games": r.games} for i, (name, r) in enumerate(rows)]
+
+    # -- games ---------------------------------------------------------------------------------
     @app.post("/api/games", status_code=201, responses=ERRORS, summary="Create a game")
-    async def create_game(body: CreateGame) -> Created:
-        if body.game not in {info.name for info in registered_games()}:
-            names = ", ".join(info.name for info in registered_games())
-            raise ServerError(400, _("unknown game {game}; games: {names}", game=repr(body.game), names=names))
+    async def create_game(body: CreateGame, account: Player) -> Created:
+        _known(body.game)
         options = dict(body.options)
         if "players" in options and str(options["players"]) != str(len(body.players)):
             raise ServerError(400, _("option players={players} but {count} seats were given", players=options['players'], count=len(body.players)))
         options["players"] = len(body.players)
         players = [p.strip().lower() for p in body.players]
-        new, tokens = await hub().create(body.game, options, players, public=tuple(s - 1 for s in body.open_seats))
+        new, tokens = await hub().create(
+            body.game, options, players, public=tuple(s - 1 for s in body.open_seats), account=account,
+            guest=display_name(body.name), rated=body.rated, clock=check_clock(body.clock))
         return Created(
             id=new.id,
             seats=[SeatLink(seat=s, name=seat_name(s), token=t, link=seat_link(new.id, t)) for s, t in tokens.items()],
@@ -275,45 +347,41 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
     ) -> list[GameSummary]:
         rows = await anyio.to_thread.run_sync(lambda: hub().store.listing(status, limit))
         return [
-            GameSummary(
-                id=r.id, game=r.game, status=r.status, ply=r.version, players=[s.player for s in r.seats],
-                open_seats=[s.seat for s in r.seats if s.human and not s.joined],
-                joinable=[s.seat for s in r.seats if s.open_to_join], updated=r.updated,
-            )
-            for r in rows
+            summary(r) for r in rows
         ]
 
     @app.get("/api/games/{game_id}", responses=ERRORS, summary="A game as the caller may see it")
     async def get_game(
-        game_id: str, x_seat_token: Annotated[str | None, Header(max_length=600)] = None,
+        game_id: str, account: Player, x_seat_token: Annotated[str | None, Header(max_length=600)] = None,
         picture: Annotated[bool, Query(description="add the SVG picture, the move list and the clicks")] = False,
     ) -> dict[str, Any]:
         found = await room(game_id)
-        seats = hub().seats_of(found, tokens_from(x_seat_token))
+        seats = hub().seats_of(found, tokens_from(x_seat_token), account)
         await hub().join(found, seats)
         return hub().payload(found, seats, picture)
 
     @app.post("/api/games/{game_id}/moves", responses=ERRORS, summary="Make a move with a seat's token")
     async def make_move(
-        game_id: str, body: MoveIn, x_seat_token: Annotated[str | None, Header(max_length=600)] = None,
+        game_id: str, body: MoveIn, account: Player, x_seat_token: Annotated[str | None, Header(max_length=600)] = None,
     ) -> dict[str, Any]:
         found = await room(game_id)
         tokens = tokens_from(x_seat_token)
-        await hub().move(found, tokens, body.move, body.ply)
-        return hub().payload(found, hub().seats_of(found, tokens))
+        await hub().move(found, tokens, body.move, body.ply, account)
+        return hub().payload(found, hub().seats_of(found, tokens, account))
 
     @app.post("/api/games/{game_id}/seats/{seat}/claim", responses=ERRORS, summary="Take an open seat")
-    async def claim(game_id: str, seat: Annotated[int, Path(ge=1, le=MAX_SEATS)]) -> SeatLink:
+    async def claim(game_id: str, seat: Annotated[int, Path(ge=1, le=MAX_SEATS)], account: Player,
+                    body: ClaimIn | None = None) -> SeatLink:
         found = await room(game_id)
-        token = await hub().claim(found, seat - 1)
+        token = await hub().claim(found, seat - 1, account, display_name(body.name if body else None))
         return SeatLink(seat=seat - 1, name=seat_name(seat - 1), token=token, link=seat_link(found.id, token))
 
     @app.get("/api/games/{game_id}/record", responses=ERRORS, summary="The game record")
     async def record(
-        game_id: str, x_seat_token: Annotated[str | None, Header(max_length=600)] = None,
+        game_id: str, account: Player, x_seat_token: Annotated[str | None, Header(max_length=600)] = None,
     ) -> JSONResponse:
         found = await room(game_id)
-        seats = hub().seats_of(found, tokens_from(x_seat_token))
+        seats = hub().seats_of(found, tokens_from(x_seat_token), account)
         return JSONResponse(
             hub().record(found, seats),
             headers={"Content-Disposition": f'attachment; filename="{found.row.game}-{found.id}.json"'},
@@ -333,10 +401,10 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
 
     @app.post("/api/games/{game_id}/rematch", responses=ERRORS, summary="Play again, seats rotated")
     async def rematch(
-        game_id: str, x_seat_token: Annotated[str | None, Header(max_length=600)] = None,
+        game_id: str, account: Player, x_seat_token: Annotated[str | None, Header(max_length=600)] = None,
     ) -> Rematch:
         found = await room(game_id)
-        new, claimed = await hub().rematch(found, tokens_from(x_seat_token))
+        new, claimed = await hub().rematch(found, tokens_from(x_seat_token), account)
         return Rematch(
             id=new.id,
             seats=[SeatLink(seat=s, name=seat_name(s), token=t, link=seat_link(new.id, t)) for s, t in claimed.items()],
@@ -354,7 +422,8 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
             found = await room(game_id)
             hello = await client.receive()
             tokens = _tokens_in(hello)
-            client.seats = hub().seats_of(found, tokens)
+            account = await account_of(app.state.accounts, websocket.cookies)
+            client.seats = hub().seats_of(found, tokens, account)
             client.picture = isinstance(hello, dict) and hello.get("picture") is True
             if isinstance(hello, dict) and hello.get("lang") in LANGUAGES:
                 client.lang = use_language(hello["lang"])
@@ -373,7 +442,7 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
                     message = await client.receive()
                     if not isinstance(message, dict) or not isinstance(message.get("ply"), int):
                         raise ServerError(422, _('a move message is {"move": "...", "ply": N}'))
-                    await hub().move(found, tokens, message.get("move"), message["ply"])
+                    await hub().move(found, tokens, message.get("move"), message["ply"], account)
                 except ServerError as error:
                     await client.send({"type": "error", "error": error.detail, "status": error.status})
         except WebSocketDisconnect:
@@ -382,6 +451,88 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
             found.clients.discard(client)
 
     return app
+
+
+async def account_of(accounts: Accounts, cookies: dict[str, str]) -> Account | None:
+    """The account whose session cookie came with a request (None: a guest)."""
+    token = cookies.get(SESSION_COOKIE)
+    return await anyio.to_thread.run_sync(accounts.session, token) if token else None
+
+
+async def signed_in(request: Request) -> Account | None:
+    return await account_of(request.app.state.accounts, request.cookies)
+
+
+#: a route's logged-in account, if any
+Player = Annotated[Account | None, Depends(signed_in)]
+
+
+def _known(game: str) -> None:
+    if game not in {info.name for info in registered_games()}:
+        names = ", ".join(info.name for info in registered_games())
+        raise ServerError(400, _("unknown game {game}; games: {names}", game=repr(game), names=names))
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def summary(row: GameRow) -> GameSummary:
+    return GameSummary(
+        id=row.id, game=row.game, status=row.status, ply=row.version, players=[s.player for s in row.seats],
+        names=[s.name for s in row.seats], open_seats=[s.seat for s in row.seats if s.human and not s.joined],
+        joinable=[s.seat for s in row.seats if s.open_to_join], updated=row.updated, rated=row.rated,
+        clock=row.clock,
+    )
+
+
+def player_profile(hub: Hub, username: str, viewer: Account | None) -> dict[str, Any]:
+    """An account's ratings per game and its games, newest first, each with
+    its seat, its result and its rating change; for the account itself, the
+    games in which it is to move."""
+    try:
+        key = check_username(username)
+    except ServerError:
+        raise ServerError(404, _("no player {name}", name=username)) from None
+    account = hub.store.account(key)
+    if account is None:
+        raise ServerError(404, _("no player {name}", name=username))
+    games = []
+    for row in hub.store.games_of(account.id):
+        seat = next(s.seat for s in row.seats if s.account_id == account.id)
+        entry: dict[str, Any] = {**summary(row).model_dump(), "seat": seat}
+        if row.result:
+            returns = row.result["returns"]
+            entry["score"] = row.result["scores"][seat]
+            entry["outcome"] = ("win" if returns[seat] == max(returns) and returns.count(max(returns)) == 1
+                                else "shared" if returns[seat] == max(returns) else "loss")
+            changes = row.result.get("ratings")
+            entry["rating"] = changes[seat] if changes else None
+        games.append(entry)
+    mine = viewer is not None and viewer.id == account.id
+    your_turn = []
+    if mine:
+        for entry in games:
+            if entry["status"] != "finished":
+                found = hub.rooms.get(entry["id"])
+                to_move = _to_move(hub, entry["id"]) if found is None else (
+                    None if found.state.is_terminal() else found.state.current_player())
+                if to_move == entry["seat"]:
+                    your_turn.append(entry["id"])
+    return {
+        "username": account.username,
+        "you": mine,
+        "ratings": {game: {"rating": shown_rating(r), "mu": round(r.mu, 2), "sigma": round(r.sigma, 2), "games": r.games}
+                    for game, r in sorted(hub.store.ratings_of(account.id).items())},
+        "games": games,
+        "your_turn": your_turn,
+    }
+
+
+def _to_move(hub: Hub, game_id: str) -> int | None:
+    """Who is to move in a stored game not held in memory (rebuilt from its actions)."""
+    room = hub._load(game_id)
+    return None if room.state.is_terminal() else room.state.current_player()
 
 
 class _Socket:

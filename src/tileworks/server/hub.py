@@ -34,7 +34,9 @@ from tileworks.agents import make, parse_spec
 from tileworks.core import SPECTATOR, IllegalActionError, State, sample_chance
 from tileworks.core.records import make_record
 from tileworks.core.text import seat_name
-from tileworks.server.store import GameRow, SeatRow, Store
+from tileworks.server import clocks, ratings
+from tileworks.server.errors import ServerError
+from tileworks.server.store import Account, GameRow, SeatRow, Store
 
 log = logging.getLogger("tileworks.server")
 
@@ -44,15 +46,6 @@ MAX_SEATS = 8
 #: games kept in memory; beyond this, idle ones (no client, no AI thinking)
 #: are dropped, least recently used first, and reloaded from the store on demand
 MAX_ROOMS = 2000
-
-
-class ServerError(Exception):
-    """A refused request: an HTTP status and a message that names the problem."""
-
-    def __init__(self, status: int, detail: str):
-        super().__init__(detail)
-        self.status = status
-        self.detail = detail
 
 
 class Client(Protocol):
@@ -96,6 +89,8 @@ class Room:
     #: the players' moves so far, in notation (public in every game)
     log: list[dict[str, Any]] = field(default_factory=list)
     thinking: asyncio.Task[None] | None = None
+    #: waits for the running clock's deadline
+    timer: asyncio.Task[None] | None = None
 
     @property
     def id(self) -> str:
@@ -121,21 +116,29 @@ class Hub:
         for status in ("open", "playing"):
             for game_id in await to_thread.run_sync(self.store.ids_with_status, status):
                 self.schedule_ai(await self.room(game_id))
+        for game_id in await to_thread.run_sync(self.store.timed_games):
+            self.schedule_clock(await self.room(game_id))
 
     async def stop(self) -> None:
         for room in self.rooms.values():
-            if room.thinking:
-                room.thinking.cancel()
+            for task in (room.thinking, room.timer):
+                if task:
+                    task.cancel()
         if self.pool:
             self.pool.shutdown(wait=False, cancel_futures=True)
             self.pool = None
 
     # -- creating --------------------------------------------------------------------------
     async def create(self, name: str, options: dict[str, Any], players: list[str],
-                     rematch_of: Room | None = None, public: tuple[int, ...] = ()) -> tuple[Room, dict[int, str]]:
+                     rematch_of: Room | None = None, public: tuple[int, ...] = (),
+                     account: Account | None = None, guest: str | None = None, rated: bool = False,
+                     clock: dict[str, Any] | None = None) -> tuple[Room, dict[int, str]]:
         """A new game; returns its room and a token for each human seat (a
         rematch's human seats are claimed later by the old seats' holders;
-        ``public`` seats by whoever claims them first from the games list)."""
+        ``public`` seats by whoever claims them first from the games list).
+        The creator's seats belong to its ``account`` (or carry its ``guest``
+        name). A ``rated`` game seats one account per seat and only the
+        computer levels; ``clock`` is a checked time control."""
         try:
             game = tileworks.load_game(name, **options)
         except ValueError as error:
@@ -152,6 +155,8 @@ class Hub:
                     parse_spec(player)
                 except ValueError as error:
                     raise ServerError(400, _("seat player {player}: {error}; or 'human'", player=repr(player), error=error)) from None
+        if rated:
+            _check_rated(players, public, account, rematch_of)
         seed = secrets.token_hex(16)
         state = game.new_initial_state()
         settle(state, seed)
@@ -159,24 +164,31 @@ class Hub:
         seat_rows = []
         for seat, player in enumerate(players):
             token_digest = claim = None
+            holder, shown_name = None, None
             if player == HUMAN and seat in public:
                 pass  # claimed later, from the games list
             elif player == HUMAN:
                 if rematch_of is None:
                     tokens[seat] = secrets.token_urlsafe(24)
                     token_digest = token_hash(tokens[seat])
+                    holder, shown_name = (account.id, account.username) if account else (None, guest)
                 else:  # the holder of the seat that moves here may claim it
                     old = rematch_of.row.seats[(seat - 1) % len(players)]
-                    claim = old.token_hash
-            seat_rows.append(SeatRow(seat, player, token_digest, claim, joined=False, public=seat in public))
+                    claim, holder, shown_name = old.token_hash, old.account_id, old.name
+            seat_rows.append(SeatRow(seat, player, token_digest, claim, joined=False, public=seat in public,
+                                     account_id=holder, name=shown_name,
+                                     remaining=clocks.starting_time(clock) if player == HUMAN else None))
         now = time.time()
         row = GameRow(
             id=secrets.token_urlsafe(9), game=name, options=game.json_options(), status="open",
             version=len(state.history()), seed=seed, created=now, updated=now, result=None,
             rematch_of=rematch_of.id if rematch_of else None, rematch=None, seats=seat_rows,
+            rated=rated, clock=clock,
         )
         row.status = _status(row, state)
         row.result = _result(state)
+        if row.status == "playing" and clock and row.seats[state.current_player()].human:
+            row.turn_started = now
         await to_thread.run_sync(self.store.create, row, state.history())
         room = Room(row, state)
         self._keep(room)
@@ -185,19 +197,21 @@ class Hub:
             await self.broadcast(rematch_of)
         log.info("created %s game %s", name, row.id)
         self.schedule_ai(room)
+        self.schedule_clock(room)
         return room, tokens
 
-    async def rematch(self, room: Room, tokens: list[str]) -> tuple[Room, dict[int, str]]:
+    async def rematch(self, room: Room, tokens: list[str], account: Account | None = None) -> tuple[Room, dict[int, str]]:
         """The same game again with the seats rotated (seat s moves to s + 1).
         The first caller creates it; each caller gets a new token for every
-        seat its tokens held, which only they can claim."""
-        held = self.seats_of(room, tokens, required=True)
+        seat its tokens (or its account) held, which only they can claim."""
+        held = self.seats_of(room, tokens, account, required=True)
         if not room.state.is_terminal():
             raise ServerError(409, _("a rematch can start only when the game is over"))
         async with room.lock:
             if room.row.rematch is None:
                 players = [s.player for s in room.row.seats]
-                await self.create(room.row.game, room.row.options, players[-1:] + players[:-1], rematch_of=room)
+                await self.create(room.row.game, room.row.options, players[-1:] + players[:-1], rematch_of=room,
+                                  rated=room.row.rated, clock=room.row.clock)
         new = await self.room(room.row.rematch)  # type: ignore[arg-type]
         claimed: dict[int, str] = {}
         async with new.lock:
@@ -214,8 +228,10 @@ class Hub:
                     lambda s=seat, h=row.token_hash: self.store.set_seat(new.id, s, token_hash=h, claim_hash=None))
         return new, claimed
 
-    async def claim(self, room: Room, seat: int) -> str:
-        """Take an open seat: a new token for it, to whoever asks first."""
+    async def claim(self, room: Room, seat: int, account: Account | None = None, guest: str | None = None) -> str:
+        """Take an open seat: a new token for it, to whoever asks first. The
+        seat belongs to the claimer's ``account`` (a rated game's seats must),
+        or carries its ``guest`` name."""
         if not 0 <= seat < len(room.row.seats):
             raise ServerError(404, _("this game has no seat {seat}", seat=seat_name(seat)))
         async with room.lock:
@@ -224,9 +240,15 @@ class Hub:
                 raise ServerError(403, _("seat {seat} is not open to join", seat=seat_name(seat)))
             if row.token_hash is not None:
                 raise ServerError(409, _("seat {seat} was already taken", seat=seat_name(seat)))
+            if room.row.rated and account is None:
+                raise ServerError(401, _("log in to play a rated game"))
+            if room.row.rated and any(s.account_id == account.id for s in room.row.seats):  # type: ignore[union-attr]
+                raise ServerError(409, _("you already hold a seat in this rated game"))
             token = secrets.token_urlsafe(24)
             row.token_hash = token_hash(token)
-            await to_thread.run_sync(lambda: self.store.set_seat(room.id, seat, token_hash=row.token_hash))
+            row.account_id, row.name = (account.id, account.username) if account else (None, guest)
+            await to_thread.run_sync(lambda: self.store.set_seat(
+                room.id, seat, token_hash=row.token_hash, account_id=row.account_id, name=row.name))
         return token
 
     # -- finding games and seats -------------------------------------------------------------
@@ -256,7 +278,8 @@ class Hub:
         for game_id, old in list(self.rooms.items()):
             if len(self.rooms) <= self.max_rooms:
                 break
-            busy = old.clients or (old.thinking is not None and not old.thinking.done()) or old.lock.locked()
+            busy = (old.clients or (old.thinking is not None and not old.thinking.done()) or old.lock.locked()
+                    or (old.timer is not None and not old.timer.done()))
             if old is not room and not busy:
                 del self.rooms[game_id]
 
@@ -264,24 +287,31 @@ class Hub:
         found = self.store.load(game_id) if len(game_id) <= 24 else None
         if found is None:
             raise ServerError(404, _("no game {game_id}", game_id=repr(game_id)))
-        row, history = found
+        row, history, timed_out = found
         state = tileworks.load_game(row.game, **row.options).new_initial_state()
-        return Room(row, state, log=replay_log(state, history))
+        return Room(row, state, log=replay_log(state, history, timed_out))
 
-    def seats_of(self, room: Room, tokens: list[str], required: bool = False) -> list[int]:
-        """The seats these tokens hold in this game (every seat compared in
-        constant time). A token that holds no seat here is refused."""
+    def seats_of(self, room: Room, tokens: list[str], account: Account | None = None,
+                 required: bool = False) -> list[int]:
+        """The seats these tokens (every seat compared in constant time) and
+        this logged-in ``account`` hold in this game. A token that holds no
+        seat here is refused, and so is one for a seat that belongs to
+        another account (or to an account, without its session)."""
         held = []
         for token in tokens:
             digest = token_hash(token)
             found = None
             for seat in room.row.seats:
                 if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
-                    found = seat.seat
+                    found = seat
             if found is None:
                 raise ServerError(403, _("that token holds no seat in this game"))
-            if found not in held:
-                held.append(found)
+            if found.account_id is not None and (account is None or account.id != found.account_id):
+                raise ServerError(403, _("seat {seat} belongs to an account: log in as its holder", seat=seat_name(found.seat)))
+            if found.seat not in held:
+                held.append(found.seat)
+        if account is not None:
+            held += [s.seat for s in room.row.seats if s.account_id == account.id and s.seat not in held]
         if required and not held:
             raise ServerError(403, _("this needs a seat's token"))
         return held
@@ -294,20 +324,26 @@ class Hub:
         for seat in fresh:
             room.row.seats[seat].joined = True
         status = _status(room.row, room.state)
+        starts = None  # the clock starts when the last player arrives
+        if status == "playing" != room.row.status and room.row.clock and room.row.seats[room.state.current_player()].human:
+            starts = time.time()
 
         def write() -> None:
             for seat in fresh:
                 self.store.set_seat(room.id, seat, joined=True)
             if status != room.row.status:
-                self.store.set_status(room.id, status)
+                self.store.set_status(room.id, status, turn_started=starts)
 
         await to_thread.run_sync(write)
         room.row.status = status
+        if starts is not None:
+            room.row.turn_started = starts
+            self.schedule_clock(room)
         await self.broadcast(room)
 
     # -- moves -----------------------------------------------------------------------------------
-    async def move(self, room: Room, tokens: list[str], text: Any, ply: int) -> None:
-        held = self.seats_of(room, tokens, required=True)
+    async def move(self, room: Room, tokens: list[str], text: Any, ply: int, account: Account | None = None) -> None:
+        held = self.seats_of(room, tokens, account, required=True)
         async with room.lock:
             state = room.state
             if state.is_terminal():
@@ -326,32 +362,51 @@ class Hub:
         await self.join(room, held)
         await self.broadcast(room)
         self.schedule_ai(room)
+        self.schedule_clock(room)
 
-    async def _commit(self, room: Room, action: int) -> None:
+    async def _commit(self, room: Room, action: int, timed_out: bool = False) -> None:
         """Apply ``action`` (legal, checked under the room's lock) and what
-        chance draws next; store it all, then let the room take the new state."""
-        version = room.row.version
+        chance draws next; store it all (the clocks, and the ratings a rated
+        game's end changes, with it), then let the room take the new state.
+        ``timed_out``: the server moves for a seat whose clock ran out."""
+        version, row = room.row.version, room.row
         state = room.state.clone()
+        mover = state.current_player()
         entry = log_entry(state, action)
+        if timed_out:
+            entry["timed_out"] = True
         with recording() as parts:
             state.apply_action(action)
-            settle(state, room.row.seed)
+            settle(state, row.seed)
         entry["points"] = breakdown(parts, state.game().num_players())
         new_actions = state.history()[version:]
-        status, result = _status(room.row, state), _result(state)
-        if self.store.local:
-            stored = self.store.append(room.id, version, new_actions, status, result)
-        else:
-            stored = await to_thread.run_sync(self.store.append, room.id, version, new_actions, status, result)
+        status, result = _status(row, state), _result(state, room.log + [entry])
+        next_mover = None if state.is_terminal() else state.current_player()
+        clocked = next_mover is not None and status == "playing" and row.seats[next_mover].human
+        timing = clocks.after_move(row, mover, next_mover, clocked, time.time()) if row.clock else None
+        rate = None
+        if row.rated and state.is_terminal():
+            seats = [(s.player, s.account_id) for s in row.seats]
+            returns = state.returns()
+
+            def rate(conn: Any) -> dict[str, Any]:
+                return {"ratings": ratings.rate_game(conn, row.game, seats, returns)}
+
+        job = (room.id, version, new_actions, status, result, timed_out, timing, rate)
+        stored = self.store.append(*job) if self.store.local else await to_thread.run_sync(self.store.append, *job)
         if not stored:  # another server process moved first: take its state
             fresh = await to_thread.run_sync(self._load, room.id)
             room.row, room.state, room.log = fresh.row, fresh.state, fresh.log  # the same room: its clients stay
             raise ServerError(409, _("another move was made first"))
         room.state = state
         room.log.append(entry)
-        room.row.version = version + len(new_actions)
-        room.row.status, room.row.result = status, result
-        log.info("game %s: ply %d -> %d", room.id, version, room.row.version)
+        row.version = version + len(new_actions)
+        row.status, row.result = status, result
+        if timing is not None:
+            row.turn_started = timing[0]
+            for seat, left in timing[1].items():
+                row.seats[seat].remaining = left
+        log.info("game %s: ply %d -> %d", room.id, version, row.version)
 
     # -- AI seats ----------------------------------------------------------------------------------
     def schedule_ai(self, room: Room) -> None:
@@ -381,6 +436,48 @@ class Hub:
             room.thinking = None
         await self.broadcast(room)
         self.schedule_ai(room)
+        self.schedule_clock(room)
+
+    # -- clocks ------------------------------------------------------------------------------------
+    def schedule_clock(self, room: Room) -> None:
+        """Wait for the running clock's deadline (if any), replacing an
+        earlier wait: each move calls this, and the new deadline wins."""
+        if room.timer is not None and not room.timer.done():
+            room.timer.cancel()
+            room.timer = None
+        state = room.state
+        if state.is_terminal() or room.row.status != "playing":
+            return
+        due = clocks.deadline(room.row, state.current_player())
+        if due is not None:
+            room.timer = asyncio.get_running_loop().create_task(self._flag(room, room.row.version, due))
+
+    async def _flag(self, room: Room, version: int, due: float) -> None:
+        """At ``due``, if the game has not moved, the stand-in decides for
+        the seat whose clock ran out, and goes on while it stays out."""
+        await asyncio.sleep(max(0.0, due - time.time()))
+        if room.row.version != version:
+            return
+        seat = room.state.current_player()
+        seed = int.from_bytes(hashlib.sha256(f"{room.row.seed}:clock:{version}".encode()).digest()[:8], "big")
+        try:
+            action = await self._search(room.row.game, room.row.options, room.state.history(), clocks.STAND_IN, seed)
+            async with room.lock:
+                if room.row.version != version:
+                    return
+                await self._commit(room, action, timed_out=True)
+        except ServerError:  # another server process moved first
+            pass
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the stand-in for P%d of game %s failed", seat + 1, room.id)
+            return
+        log.info("game %s: P%d's clock ran out; %s moved for it", room.id, seat + 1, clocks.STAND_IN)
+        room.timer = None
+        await self.broadcast(room)
+        self.schedule_ai(room)
+        self.schedule_clock(room)
 
     async def _search(self, *job: Any) -> int:
         """Run ``think`` in the worker pool, replacing a pool whose process died."""
@@ -430,8 +527,10 @@ class Hub:
             "options": row.options,
             "status": row.status,
             "ply": row.version,
-            "seats": [{"seat": s.seat, "player": s.player, "joined": s.joined, "open": s.open_to_join}
-                      for s in row.seats],
+            "seats": [{"seat": s.seat, "player": s.player, "joined": s.joined, "open": s.open_to_join,
+                       "name": s.name, "account": s.account_id is not None} for s in row.seats],
+            "rated": row.rated,
+            "clock": clocks.shown(row, state.current_player() if not state.is_terminal() else None, time.time()),
             "you": seats,
             "viewer": viewer if viewer != SPECTATOR else None,
             "to_move": state.current_player() if not state.is_terminal() else None,
@@ -491,19 +590,22 @@ def log_entry(state: State, action: int) -> dict[str, Any]:
     return {"seat": state.current_player(), "move": state.action_to_string(action), "clicks": made}
 
 
-def replay_log(state: State, history: list[int]) -> list[dict[str, Any]]:
+def replay_log(state: State, history: list[int], timed_out: set[int] = frozenset()) -> list[dict[str, Any]]:  # type: ignore[assignment]
     """Play ``history`` on ``state``; the move log: each player's move in
     notation with the points it made, part by part (chance that followed
-    included)."""
+    included). ``timed_out``: plies the server played for a seat whose
+    clock ran out."""
     log: list[dict[str, Any]] = []
     players = state.game().num_players()
     with recording() as parts:
-        for action in history:
+        for ply, action in enumerate(history):
             if not state.is_chance_node():
                 if log:
                     log[-1]["points"] = breakdown(parts, players)
                 parts.clear()
                 log.append(log_entry(state, action))
+                if ply in timed_out:
+                    log[-1]["timed_out"] = True
             state.apply_action(action)
         if log:
             log[-1]["points"] = breakdown(parts, players)
@@ -541,10 +643,27 @@ def _status(row: GameRow, state: State) -> str:
     return "playing"
 
 
-def _result(state: State) -> dict[str, Any] | None:
+def _result(state: State, moves: list[dict[str, Any]] = ()) -> dict[str, Any] | None:  # type: ignore[assignment]
+    """A finished game's returns and scores, and the moves the server made
+    for seats whose clock ran out."""
     if not state.is_terminal():
         return None
-    return {"returns": state.returns(), "scores": state.scores()}
+    timeouts = [{"seat": m["seat"], "move": i + 1} for i, m in enumerate(moves) if m.get("timed_out")]
+    return {"returns": state.returns(), "scores": state.scores(), **({"timeouts": timeouts} if timeouts else {})}
+
+
+def _check_rated(players: list[str], public: tuple[int, ...], account: Account | None, rematch_of: Room | None) -> None:
+    """A rated game: the creator logged in, one seat per account, computer levels only."""
+    if rematch_of is None and account is None:
+        raise ServerError(401, _("log in to play a rated game"))
+    held = [s for s, p in enumerate(players) if p == HUMAN and s not in public]
+    if rematch_of is None and len(held) > 1:
+        raise ServerError(400, _("in a rated game each account holds one seat: leave the other human seats open to join"))
+    for player in players:
+        if player != HUMAN and ratings.computer_rating(player) is None:
+            levels = ", ".join(ratings.COMPUTER_MU)
+            raise ServerError(400, _("a rated game seats only these computer players: {levels}; not {player}",
+                                     levels=levels, player=player))
 
 
 __all__ = ["HUMAN", "Hub", "IllegalActionError", "Room", "ServerError", "settle", "think", "token_hash"]

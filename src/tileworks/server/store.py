@@ -21,18 +21,28 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from sqlalchemy import (
-    Boolean, Column, Float, ForeignKey, Integer, MetaData, String, Table, Text, create_engine, event,
+    Boolean, Column, Float, ForeignKey, Integer, MetaData, String, Table, Text, create_engine, delete, event,
     insert, select, text, update,
 )
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.engine import Engine
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: schema upgrades in place: version -> statements that reach the next one
+#: (new tables are made by ``create_all``)
 MIGRATIONS = {
     1: ["ALTER TABLE seats ADD COLUMN public BOOLEAN NOT NULL DEFAULT FALSE"],
+    2: ["ALTER TABLE seats ADD COLUMN account_id INTEGER",
+        "ALTER TABLE seats ADD COLUMN name VARCHAR(40)",
+        "ALTER TABLE seats ADD COLUMN remaining FLOAT",
+        "ALTER TABLE games ADD COLUMN rated BOOLEAN NOT NULL DEFAULT FALSE",
+        "ALTER TABLE games ADD COLUMN clock TEXT",
+        "ALTER TABLE games ADD COLUMN turn_started FLOAT",
+        "ALTER TABLE actions ADD COLUMN timed_out BOOLEAN NOT NULL DEFAULT FALSE",
+        "CREATE INDEX IF NOT EXISTS ix_seats_account_id ON seats (account_id)"],
 }
 
 metadata = MetaData()
@@ -56,6 +66,9 @@ games = Table(
     Column("result", Text),                           # JSON once finished
     Column("rematch_of", String(24)),
     Column("rematch", String(24)),
+    Column("rated", Boolean, nullable=False, default=False),
+    Column("clock", Text),                            # JSON time control; NULL: untimed
+    Column("turn_started", Float),                    # when the mover's clock started (NULL: none runs)
 )
 
 seats = Table(
@@ -67,6 +80,9 @@ seats = Table(
     Column("claim_hash", String(64)),                 # rematch: the old seat's token hash may claim it
     Column("joined", Boolean, nullable=False, default=False),
     Column("public", Boolean, nullable=False, default=False),  # anyone may claim it from the games list
+    Column("account_id", Integer, ForeignKey("accounts.id"), index=True),  # the account that holds it
+    Column("name", String(40)),                       # the name shown: a guest's choice or the account's
+    Column("remaining", Float),                       # real-time clock: seconds left at turn_started
 )
 
 actions = Table(
@@ -74,6 +90,34 @@ actions = Table(
     Column("game_id", String(24), ForeignKey("games.id"), primary_key=True),
     Column("ply", Integer, primary_key=True),
     Column("action", Integer, nullable=False),
+    Column("timed_out", Boolean, nullable=False, default=False),  # made by the server when a clock ran out
+)
+
+accounts = Table(
+    "accounts", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("username", String(24), nullable=False),   # as its holder typed it
+    Column("key", String(24), nullable=False, unique=True),  # casefolded: one account per name, whatever the case
+    Column("password_hash", String(200), nullable=False),  # argon2id, never sent anywhere
+    Column("created", Float, nullable=False),
+)
+
+sessions = Table(
+    "sessions", metadata,
+    Column("token_hash", String(64), primary_key=True),  # SHA-256 of the cookie's secret
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False, index=True),
+    Column("created", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+)
+
+ratings = Table(
+    "ratings", metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("game", String(32), primary_key=True, index=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
 )
 
 
@@ -85,6 +129,10 @@ class SeatRow:
     claim_hash: str | None
     joined: bool
     public: bool = False
+    account_id: int | None = None
+    name: str | None = None
+    #: a real-time clock's seconds left when the game's ``turn_started``
+    remaining: float | None = None
 
     @property
     def human(self) -> bool:
@@ -110,6 +158,22 @@ class GameRow:
     rematch_of: str | None
     rematch: str | None
     seats: list[SeatRow] = field(default_factory=list)
+    rated: bool = False
+    clock: dict[str, Any] | None = None
+    turn_started: float | None = None
+
+
+@dataclass
+class Account:
+    id: int
+    username: str
+
+
+@dataclass
+class Rating:
+    mu: float
+    sigma: float
+    games: int = 0
 
 
 def default_url(data_dir: str | Path) -> str:
@@ -169,11 +233,13 @@ class Store:
                 id=row.id, game=row.game, options=json.dumps(row.options), status=row.status,
                 version=len(first_actions), seed=row.seed, created=row.created, updated=row.updated,
                 result=json.dumps(row.result) if row.result is not None else None,
-                rematch_of=row.rematch_of, rematch=None,
+                rematch_of=row.rematch_of, rematch=None, rated=row.rated,
+                clock=json.dumps(row.clock) if row.clock else None, turn_started=row.turn_started,
             ))
             conn.execute(insert(seats), [
                 {"game_id": row.id, "seat": s.seat, "player": s.player, "token_hash": s.token_hash,
-                 "claim_hash": s.claim_hash, "joined": s.joined, "public": s.public}
+                 "claim_hash": s.claim_hash, "joined": s.joined, "public": s.public,
+                 "account_id": s.account_id, "name": s.name, "remaining": s.remaining}
                 for s in row.seats
             ])
             if first_actions:
@@ -184,33 +250,52 @@ class Store:
                 conn.execute(update(games).where(games.c.id == row.rematch_of).values(rematch=row.id))
 
     def append(self, game_id: str, version: int, new_actions: list[int], status: str,
-               result: dict[str, Any] | None) -> bool:
+               result: dict[str, Any] | None, timed_out: bool = False,
+               clocks: tuple[float | None, dict[int, float]] | None = None,
+               rate: Callable[[Any], dict[str, Any]] | None = None) -> bool:
         """Commit ``new_actions`` after the first ``version`` actions. False
-        (and nothing written) when another move got there first."""
+        (and nothing written) when another move got there first.
+
+        ``timed_out``: the first action was the server's, for a seat whose
+        clock ran out. ``clocks``: the new ``turn_started`` and the seats'
+        new seconds left. ``rate(conn)`` runs in the same transaction (the
+        ratings a finished rated game changes), so a game is rated exactly
+        once, with its last move; what it returns joins ``result``."""
+        values: dict[str, Any] = dict(version=version + len(new_actions), status=status, updated=time.time(),
+                                      result=json.dumps(result) if result is not None else None)
+        if clocks is not None:
+            values["turn_started"] = clocks[0]
         with self.engine.begin() as conn:
             done = conn.execute(
-                update(games)
-                .where(games.c.id == game_id, games.c.version == version)
-                .values(version=version + len(new_actions), status=status, updated=time.time(),
-                        result=json.dumps(result) if result is not None else None)
+                update(games).where(games.c.id == game_id, games.c.version == version).values(**values)
             )
             if done.rowcount != 1:
                 return False
             conn.execute(insert(actions), [
-                {"game_id": game_id, "ply": version + i, "action": a} for i, a in enumerate(new_actions)
+                {"game_id": game_id, "ply": version + i, "action": a, "timed_out": timed_out and i == 0}
+                for i, a in enumerate(new_actions)
             ])
+            if clocks is not None:
+                for seat, left in clocks[1].items():
+                    conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
+                                 .values(remaining=left))
+            if rate is not None and result is not None:
+                result.update(rate(conn))
+                conn.execute(update(games).where(games.c.id == game_id).values(result=json.dumps(result)))
         return True
 
-    def load(self, game_id: str) -> tuple[GameRow, list[int]] | None:
+    def load(self, game_id: str) -> tuple[GameRow, list[int], set[int]] | None:
+        """A game's row, its actions, and the plies the server played for a
+        seat whose clock ran out."""
         with self.engine.connect() as conn:
             found = conn.execute(select(games).where(games.c.id == game_id)).mappings().first()
             if found is None:
                 return None
             row = _game_row(found)
             row.seats = self._seats(conn, game_id)
-            history = [a for (a,) in conn.execute(
-                select(actions.c.action).where(actions.c.game_id == game_id).order_by(actions.c.ply))]
-        return row, history
+            stored = conn.execute(select(actions.c.action, actions.c.timed_out)
+                                  .where(actions.c.game_id == game_id).order_by(actions.c.ply)).all()
+        return row, [a for a, _ in stored], {ply for ply, (_, late) in enumerate(stored) if late}
 
     def listing(self, status: str | None = None, limit: int = 100) -> list[GameRow]:
         query = select(games).order_by(games.c.updated.desc()).limit(limit)
@@ -230,14 +315,106 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(**values))
 
-    def set_status(self, game_id: str, status: str) -> None:
+    def set_status(self, game_id: str, status: str, turn_started: float | None = None) -> None:
+        """A new status; ``turn_started``: the clock starts with it."""
+        values: dict[str, Any] = dict(status=status, updated=time.time())
+        if turn_started is not None:
+            values["turn_started"] = turn_started
         with self.engine.begin() as conn:
-            conn.execute(update(games).where(games.c.id == game_id).values(status=status, updated=time.time()))
+            conn.execute(update(games).where(games.c.id == game_id).values(**values))
+
+    def timed_games(self) -> list[str]:
+        """Games being played whose clock runs."""
+        with self.engine.connect() as conn:
+            return [i for (i,) in conn.execute(
+                select(games.c.id).where(games.c.status == "playing", games.c.turn_started.is_not(None)))]
+
+    # -- accounts -------------------------------------------------------------------------------
+    def create_account(self, username: str, key: str, password_hash: str) -> Account | None:
+        """A new account; None when the name (in any case) is taken."""
+        try:
+            with self.engine.begin() as conn:
+                new = conn.execute(insert(accounts).values(
+                    username=username, key=key, password_hash=password_hash, created=time.time()))
+                return Account(new.inserted_primary_key[0], username)
+        except IntegrityError:
+            return None
+
+    def password_of(self, key: str) -> tuple[Account, str] | None:
+        with self.engine.connect() as conn:
+            found = conn.execute(select(accounts).where(accounts.c.key == key)).first()
+        return (Account(found.id, found.username), found.password_hash) if found else None
+
+    def account(self, key: str) -> Account | None:
+        with self.engine.connect() as conn:
+            found = conn.execute(select(accounts.c.id, accounts.c.username).where(accounts.c.key == key)).first()
+        return Account(found.id, found.username) if found else None
+
+    def set_password(self, account_id: int, password_hash: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(accounts).where(accounts.c.id == account_id).values(password_hash=password_hash))
+
+    def add_session(self, digest: str, account_id: int, lifetime: float) -> None:
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(delete(sessions).where(sessions.c.expires < now))  # the expired go as new ones come
+            conn.execute(insert(sessions).values(token_hash=digest, account_id=account_id, created=now,
+                                                 expires=now + lifetime))
+
+    def session_account(self, digest: str) -> Account | None:
+        """The account a session belongs to, while it has not expired."""
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(accounts.c.id, accounts.c.username).join(sessions, sessions.c.account_id == accounts.c.id)
+                .where(sessions.c.token_hash == digest, sessions.c.expires > time.time())).first()
+        return Account(found.id, found.username) if found else None
+
+    def end_session(self, digest: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(delete(sessions).where(sessions.c.token_hash == digest))
+
+    def games_of(self, account_id: int, limit: int = 100) -> list[GameRow]:
+        """The games an account holds a seat in, newest activity first."""
+        held = select(seats.c.game_id).where(seats.c.account_id == account_id)
+        query = select(games).where(games.c.id.in_(held)).order_by(games.c.updated.desc()).limit(limit)
+        with self.engine.connect() as conn:
+            rows = [_game_row(m) for m in conn.execute(query).mappings()]
+            for row in rows:
+                row.seats = self._seats(conn, row.id)
+        return rows
+
+    # -- ratings -------------------------------------------------------------------------------
+    @staticmethod
+    def ratings_in(conn: Any, game: str, account_ids: list[int]) -> dict[int, Rating]:
+        found = conn.execute(select(ratings).where(ratings.c.game == game, ratings.c.account_id.in_(account_ids)))
+        return {r.account_id: Rating(r.mu, r.sigma, r.games) for r in found}
+
+    @staticmethod
+    def put_rating(conn: Any, game: str, account_id: int, rating: Rating) -> None:
+        values = dict(mu=rating.mu, sigma=rating.sigma, games=rating.games, updated=time.time())
+        done = conn.execute(update(ratings).where(ratings.c.account_id == account_id, ratings.c.game == game)
+                            .values(**values))
+        if done.rowcount == 0:
+            conn.execute(insert(ratings).values(account_id=account_id, game=game, **values))
+
+    def ratings_of(self, account_id: int) -> dict[str, Rating]:
+        with self.engine.connect() as conn:
+            return {r.game: Rating(r.mu, r.sigma, r.games)
+                    for r in conn.execute(select(ratings).where(ratings.c.account_id == account_id))}
+
+    def leaderboard(self, game: str, limit: int = 100) -> list[tuple[str, Rating]]:
+        """Accounts rated at ``game``, best first by μ − 3σ."""
+        query = (select(accounts.c.username, ratings.c.mu, ratings.c.sigma, ratings.c.games)
+                 .join(accounts, accounts.c.id == ratings.c.account_id).where(ratings.c.game == game)
+                 .order_by((ratings.c.mu - 3 * ratings.c.sigma).desc(), accounts.c.key).limit(limit))
+        with self.engine.connect() as conn:
+            return [(r.username, Rating(r.mu, r.sigma, r.games)) for r in conn.execute(query)]
 
     @staticmethod
     def _seats(conn: Any, game_id: str) -> list[SeatRow]:
         return [
-            SeatRow(r.seat, r.player, r.token_hash, r.claim_hash, bool(r.joined), bool(r.public))
+            SeatRow(r.seat, r.player, r.token_hash, r.claim_hash, bool(r.joined), bool(r.public),
+                    r.account_id, r.name, r.remaining)
             for r in conn.execute(select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat))
         ]
 
@@ -247,5 +424,6 @@ def _game_row(m: Any) -> GameRow:
         id=m["id"], game=m["game"], options=json.loads(m["options"]), status=m["status"],
         version=m["version"], seed=m["seed"], created=m["created"], updated=m["updated"],
         result=json.loads(m["result"]) if m["result"] else None,
-        rematch_of=m["rematch_of"], rematch=m["rematch"],
+        rematch_of=m["rematch_of"], rematch=m["rematch"], rated=bool(m["rated"]),
+        clock=json.loads(m["clock"]) if m["clock"] else None, turn_started=m["turn_started"],
     )

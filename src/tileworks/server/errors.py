@@ -1,0 +1,12 @@
+"""The server's one kind of refusal."""
+
+from __future__ import annotations
+
+
+class ServerError(Exception):
+    """A refused request: an HTTP status and a message that names the problem."""
+
+    def __init__(self, status: int, detail: str):
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail

@@ -1,0 +1,176 @@
+"""Player accounts: registration refuses what it should with a clear message,
+a wrong password says nothing about whether the account exists, logins are
+limited, sessions are HttpOnly SameSite cookies that expire, and an account
+can never act for a seat it does not hold."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tileworks.server import create_app
+
+from .conftest import Api
+
+PASSWORD = "violet kiln tortoise 42"
+
+
+def register(client, username, password=PASSWORD, status=201):
+    response = client.post("/api/accounts", json={"username": username, "password": password})
+    assert response.status_code == status, response.text
+    return response.json()
+
+
+def login(client, username, password=PASSWORD):
+    return client.post("/api/session", json={"username": username, "password": password})
+
+
+def new_client(client):
+    """A second browser on the same server: its own cookies."""
+    return TestClient(client.app)
+
+
+@pytest.mark.parametrize("username, password, message", [
+    ("ab", PASSWORD, "a username has 3 to 24 letters"),
+    ("_ada", PASSWORD, "starts with a letter or digit"),
+    ("ada lovelace", PASSWORD, "a username has 3 to 24 letters"),
+    ("a" * 25, PASSWORD, "a username has 3 to 24 letters"),
+    ("ada", "short", "a password has at least 10 characters"),
+    ("ada", "x" * 129, "a password has at most 128 characters"),
+    ("ada", "password123", "too easy to guess"),
+    ("ada", "ada1234567", "too easy to guess"),
+    ("ada", "qwertyuiop", "too easy to guess"),
+    ("ada", "aaaaaaaaaaaa", "too easy to guess"),
+])
+def test_registration_refuses_bad_names_and_weak_or_over_long_passwords(client, username, password, message):
+    refused = register(client, username, password, status=400)
+    assert message in refused["error"]
+    assert login(client, username, password).status_code == 401  # nothing was made
+    assert "tileworks-session" not in client.cookies
+
+
+def test_an_account_name_is_taken_in_any_case(client):
+    register(client, "Ada")
+    other = new_client(client)
+    refused = register(other, "ada", "another fine passphrase 7", status=409)
+    assert refused["error"] == "the username ada is taken"
+    assert login(other, "ada", "another fine passphrase 7").status_code == 401
+    assert login(other, "ADA").status_code == 200  # names are matched without case
+
+
+def test_registering_logs_in_with_an_http_only_same_site_cookie(client):
+    response = client.post("/api/accounts", json={"username": "grace", "password": PASSWORD})
+    cookie = response.headers["set-cookie"]
+    assert "tileworks-session=" in cookie and "HttpOnly" in cookie and "SameSite=lax" in cookie
+    assert client.get("/api/session").json() == {"username": "grace"}
+    assert new_client(client).get("/api/session").json() == {"username": None}
+
+
+def test_a_wrong_password_and_an_unknown_name_get_the_same_answer(client):
+    register(client, "alan")
+    other = new_client(client)
+    wrong = login(other, "alan", "not the passphrase 99")
+    unknown = login(other, "nobody-here", "not the passphrase 99")
+    assert wrong.status_code == unknown.status_code == 401
+    assert wrong.json() == unknown.json() == {"error": "wrong username or password", "status": 401}
+    assert "set-cookie" not in wrong.headers
+
+
+def test_logins_are_limited_per_name(client):
+    register(client, "edsger")
+    other = new_client(client)
+    for _ in range(5):
+        assert login(other, "edsger", "guessing again 1234").status_code == 401
+    blocked = login(other, "edsger")  # even the right password waits now
+    assert blocked.status_code == 429 and "too many failed logins" in blocked.json()["error"]
+    assert "set-cookie" not in blocked.headers
+    register(other, "barbara")  # another name from the same address is not blocked
+    assert login(other, "barbara").status_code == 200
+
+
+def test_no_response_carries_a_password_hash_or_a_session_secret(client):
+    register(client, "donald")
+    secret = client.cookies["tileworks-session"]
+    api = Api(client)
+    game = api.create("azul", ["human", "random"])
+    bodies = [
+        client.get("/api/session").text, client.get("/api/players/donald").text,
+        client.get(f"/api/games/{game['id']}").text, client.get("/api/games").text,
+        client.get("/api/leaderboard/azul").text,
+    ]
+    for body in bodies:
+        assert "$argon2" not in body and secret not in body
+
+
+def test_logging_out_ends_the_session_on_the_server(client):
+    register(client, "ken")
+    secret = client.cookies["tileworks-session"]
+    assert client.delete("/api/session").json() == {"username": None}
+    thief = new_client(client)
+    thief.cookies.set("tileworks-session", secret)
+    assert thief.get("/api/session").json() == {"username": None}
+
+
+def test_sessions_expire(db_url):
+    with TestClient(create_app(db_url=db_url, ai_workers=1, session_seconds=1)) as client:
+        register(client, "margaret")
+        game = Api(client).create("kiln", ["human", "random"])
+        assert client.get("/api/session").json() == {"username": "margaret"}
+        time.sleep(1.2)
+        assert client.get("/api/session").json() == {"username": None}
+        # the seat belongs to the account: its token alone no longer acts for it
+        view = client.get(f"/api/games/{game['id']}", headers={"X-Seat-Token": game["seats"][0]["token"]})
+        assert view.status_code == 403 and "log in as its holder" in view.json()["error"]
+
+
+def test_another_account_can_never_act_for_a_seat_it_does_not_hold(client):
+    register(client, "alice")
+    bob = new_client(client)
+    register(bob, "bob")
+    created = client.post("/api/games", json={"game": "kiln", "players": ["human", "human"], "open_seats": [2]})
+    assert created.status_code == 201
+    game_id = created.json()["id"]
+    alice_token = created.json()["seats"][0]["token"]
+    claimed = bob.post(f"/api/games/{game_id}/seats/2/claim")
+    assert claimed.status_code == 200
+    bob_token = claimed.json()["token"]
+    # each sees the game from its own seat, by its session alone
+    assert client.get(f"/api/games/{game_id}").json()["you"] == [0]
+    assert bob.get(f"/api/games/{game_id}").json()["you"] == [1]
+    view = client.get(f"/api/games/{game_id}").json()
+    mover, other = (client, bob) if view["to_move"] == 0 else (bob, client)
+    before = view["ply"]
+    move = {"move": mover.get(f"/api/games/{game_id}").json()["view"]["legal"][0], "ply": before}
+    # the other account: with its own session it is not its turn
+    refused = other.post(f"/api/games/{game_id}/moves", json=move)
+    assert refused.status_code == 409 and "not your turn" in refused.json()["error"]
+    # ... and the mover's token does not help it, nor does the token without any session
+    mover_token = alice_token if mover is client else bob_token
+    stolen = other.post(f"/api/games/{game_id}/moves", json=move, headers={"X-Seat-Token": mover_token})
+    assert stolen.status_code == 403 and "belongs to an account" in stolen.json()["error"]
+    anonymous = TestClient(client.app).post(f"/api/games/{game_id}/moves", json=move, headers={"X-Seat-Token": mover_token})
+    assert anonymous.status_code == 403
+    assert client.get(f"/api/games/{game_id}").json()["ply"] == before  # nothing changed
+    assert mover.post(f"/api/games/{game_id}/moves", json=move).status_code == 200
+
+
+def test_guests_play_at_once_under_a_chosen_name(client, api):
+    created = client.post("/api/games", json={"game": "azul", "players": ["human", "human"], "open_seats": [2],
+                                              "name": "  Kim  "}).json()
+    claimed = client.post(f"/api/games/{created['id']}/seats/2/claim", json={"name": "Lee"})
+    assert claimed.status_code == 200
+    view = api.view(created["id"])
+    assert [s["name"] for s in view["seats"]] == ["Kim", "Lee"]
+    assert [s["account"] for s in view["seats"]] == [False, False]
+    listed = next(g for g in client.get("/api/games").json() if g["id"] == created["id"])
+    assert listed["names"] == ["Kim", "Lee"]
+    bad = client.post("/api/games", json={"game": "azul", "players": ["human", "human"], "name": "x" * 25})
+    assert bad.status_code == 400 and "a name has at most 24 printable characters" in bad.json()["error"]
+
+
+def test_profiles_of_unknown_players_are_not_found(client):
+    assert client.get("/api/players/nobody").status_code == 404
+    assert client.get("/api/players/_x").status_code == 404
+    assert client.get("/api/leaderboard/chess").status_code == 400
