@@ -9,6 +9,8 @@ import pytest
 
 import tileworks
 from tileworks.core import sample_chance
+from tileworks.core.registry import registered_games
+from tileworks.core.scoring import totals_by_kind
 from tileworks.server.hub import replay_log
 
 CONFIGS = [("kiln", {"goal": 10}), ("azul", {}), ("azul", {"players": 3, "variant": "grey"}), ("tiles", {}),
@@ -38,6 +40,11 @@ def test_the_parts_of_every_move_add_up_to_the_final_scores(name, options, seed)
             assert sum(scored["parts"]) == scored["total"] and 0 not in scored["parts"] != []
             totals[scored["seat"]] += scored["total"]
     assert totals == final.scores()
+    # every part is of a kind the game names, and the kinds add up to the scores too
+    kinds = {kind for kind, _ in next(i for i in registered_games() if i.name == name).score_kinds}
+    by_kind = totals_by_kind(log, final.game().num_players())
+    assert set().union(*by_kind) <= kinds
+    assert [sum(seat.values()) for seat in by_kind] == final.scores()
 
 
 def test_a_tuileries_placement_scores_each_group_it_joins():
@@ -51,5 +58,19 @@ def test_a_tuileries_placement_scores_each_group_it_joins():
     action = state.string_to_action("rnd@d3")
     assert sorted(state.score_parts(action >> 6, action & 63)) == [2, 2, 2]
     log = replay_log(state.clone(), [action])
-    assert log[0]["points"] == [{"seat": 0, "total": 6, "parts": [2, 2, 2]}]
+    assert log[0]["points"] == [{"seat": 0, "total": 6, "parts": [2, 2, 2], "kinds": {"groups": 6}}]
     assert log[0]["clicks"] == [{"tile": "rnd"}, {"square": "d3"}]  # what a page marks as the last move
+
+
+def test_an_azul_score_is_broken_down_into_wall_bonuses_and_floor():
+    final = played("azul", {}, 3)
+    log = replay_log(tileworks.load_game("azul").new_initial_state(), final.history())
+    by_kind = totals_by_kind(log, 2)
+    for seat, parts in enumerate(by_kind):
+        walls = final.walls[5 * seat: 5 * seat + 5]
+        wall = walls[0] | walls[1] | walls[2] | walls[3] | walls[4]
+        rows = sum(1 for r in range(5) if wall >> (5 * r) & 31 == 31)
+        assert parts.get("rows", 0) == 2 * rows  # +2 for each complete row
+        colours = sum(1 for mask in walls if mask.bit_count() == 5)
+        assert parts.get("colours", 0) == 10 * colours  # +10 for each colour with all five tiles
+        assert parts.get("floor", 0) <= 0 < parts["wall"]

@@ -81,7 +81,13 @@ def test_a_whole_game_played_by_clicking(server, browser, game, options):
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{game}-start.png"))
     assert click_to_the_end(page) > 0
+    # the results panel: the winner, the scores as the game makes them, and the ways on
+    page.wait_for_selector("#results:not([hidden])")
+    assert page.inner_text("#winner").endswith("wins.") or "share the win" in page.inner_text("#winner")
+    assert page.locator("#results a#lobby[href='/']").is_visible()
     page.screenshot(path=str(ARTIFACTS / f"{game}-end.png"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.screenshot(path=str(ARTIFACTS / f"{game}-end-phone.png"), full_page=True)
     final = httpx.get(f"{server.url}/api/games/{created['id']}").json()
     assert final["status"] == "finished"
     assert errors == []
@@ -134,8 +140,8 @@ def test_a_game_started_on_the_home_page_and_joined_from_the_list(server, browse
     guest.goto(server.url + "/")
     guest.click("#open-games button:text('join as P2')")
     guest.wait_for_selector("#board svg")
-    guest.wait_for_function("document.querySelector('#seats').textContent.includes('P2 human')")
-    host.wait_for_function("!document.querySelector('#seats').textContent.includes('waiting')")
+    guest.wait_for_function("document.querySelector('#players').textContent.includes('P2 human')")
+    host.wait_for_function("!document.querySelector('#players').textContent.includes('waiting')")
     host.close()
     guest.context.close()
 
@@ -201,6 +207,26 @@ def test_the_japanese_pages_show_no_english(server, browser):
     page.goto(f"{server.url}/rules/kiln")
     assert "外側のタイル" in page.inner_text("main") and "倉庫" in page.inner_text("main")
     assert set(re.findall(r"[A-Za-z]{3,}", page.inner_text("header nav"))) <= PLUGIN_TITLES
+    # the account pages: log in and register, a profile with a rated game, a leaderboard
+    page.goto(f"{server.url}/account")
+    assert english_words(page) == []
+    username = "花子" + str(int(time.time() * 1000))[-6:]  # a name in any script
+    page.fill("#register [name=username]", username)
+    page.fill("#register [name=password]", "violet kiln tortoise 42")
+    page.click("#register button")
+    page.wait_for_url("**/players/**")
+    rated = page.request.post(f"{server.url}/api/games", data={
+        "game": "tuileries", "players": ["human", "random"], "rated": True,
+        "clock": {"kind": "turn", "hours": 24}}).json()
+    page.goto(f"{server.url}/play/{rated['id']}")
+    page.wait_for_selector("#players .clock")
+    assert english_words(page) == []
+    page.goto(f"{server.url}/players/{username}")
+    page.wait_for_selector("#games tbody tr")
+    assert english_words(page) == [] and username in page.inner_text("h1")
+    page.goto(f"{server.url}/leaderboards/kiln")
+    page.wait_for_selector("#empty:not(:empty)")
+    assert english_words(page) == []
     context.close()
 
 

@@ -36,7 +36,8 @@ class GameInfo:
     suite is adding it to the registry. ``rules`` is the folder of the
     game's rules documents, ``NAME.md`` in English and ``NAME.LANG.md`` in
     other languages (a path or an ``importlib.resources`` folder; None: the
-    game has none, and its rules page says so).
+    game has none, and its rules page says so). ``score_kinds`` names the
+    parts a score is made of (labels marked with ``N_`` for translation).
     """
 
     name: str
@@ -48,6 +49,9 @@ class GameInfo:
     summary: str = ""
     test_configs: tuple[dict[str, Any], ...] = field(default=({},))
     rules: Any = None
+    #: how a score is made, for results tables: ``(kind, label)`` in the order
+    #: shown, each kind one the engine passes to ``core.scoring.note``
+    score_kinds: tuple[tuple[str, str], ...] = ()
 
 
 #: the entry-point group in which packages declare their games

@@ -28,8 +28,9 @@ from typing import Any, Protocol
 from anyio import to_thread
 
 import tileworks
-from tileworks.core.scoring import breakdown, recording
-from tileworks.core.i18n import _, current_language, language
+from tileworks.core.scoring import breakdown, recording, totals_by_kind
+from tileworks.core.i18n import _, current_language, gettext, language
+from tileworks.core.registry import registered_games
 from tileworks.agents import make, parse_spec
 from tileworks.core import SPECTATOR, IllegalActionError, State, sample_chance
 from tileworks.core.records import make_record
@@ -520,6 +521,8 @@ class Hub:
             svg = _cached(room, room.pictures, viewer, state.svg)
             # chance and the end have no seat to move, and so no choices
             extra = {"svg": svg, "moves": room.log, "choices": state.choices() if state.current_player() in seats else []}
+        if state.is_terminal():
+            extra["breakdown"] = score_breakdown(room)
         return {
             "type": "view",
             "id": row.id,
@@ -578,6 +581,14 @@ def _cached(room: Room, cache: dict[tuple[int, str], Any], viewer: int, make: An
     if found is None:
         found = cache[key] = make(viewer)
     return found
+
+
+def score_breakdown(room: Room) -> dict[str, Any]:
+    """A finished game's scores as the game makes them: the kinds of part
+    (label in the current language), and each seat's points of each kind."""
+    info = next((i for i in registered_games() if i.name == room.row.game), None)
+    kinds = [[kind, gettext(label)] for kind, label in (info.score_kinds if info else ())]
+    return {"kinds": kinds, "seats": totals_by_kind(room.log, len(room.row.seats))}
 
 
 def log_entry(state: State, action: int) -> dict[str, Any]:

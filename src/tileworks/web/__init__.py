@@ -59,6 +59,31 @@ def _words() -> dict[str, str]:
         "next move": _("next move"),
         "no such game": _("no such game"),
         "previous move": _("previous move"),
+        "Account": _("Account"),
+        "Log in": _("Log in"),
+        "Log out": _("Log out"),
+        "Create an account": _("Create an account"),
+        "Username": _("Username"),
+        "Password": _("Password"),
+        "Leaderboards": _("Leaderboards"),
+        "Your name": _("Your name"),
+        "Rated game": _("Rated game"),
+        "Clock": _("Clock"),
+        "no clock": _("no clock"),
+        "real time": _("real time"),
+        "turn-based": _("turn-based"),
+        "Minutes per player": _("Minutes per player"),
+        "Seconds added per turn": _("Seconds added per turn"),
+        "Hours per turn": _("Hours per turn"),
+        "Results": _("Results"),
+        "Back to the lobby": _("Back to the lobby"),
+        "Ratings": _("Ratings"),
+        "Your turn": _("Your turn"),
+        "Recent games": _("Recent games"),
+        "Players of the game": _("Players of the game"),
+        "guest_hint": _("Guests play at once under this name; an account keeps your games and a rating."),
+        "password_hint": _("At least 10 characters; several unrelated words make a strong one."),
+        "rated_hint": _("Rated games need an account; other human seats stay open for other accounts."),
     }.items()}
 
 
@@ -74,9 +99,11 @@ def page(request: Request, title: str, body: str, script: str | None) -> HTMLRes
     response = HTMLResponse(
         f'<!doctype html>\n<html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<title>{escape(title)}</title><link rel="stylesheet" href="/static/style.css"></head>'
+        f'<title>{escape(title)}</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/static/style.css"></head>'
         f'<body><header><a href="/" class="brand">tileworks</a>'
         f'<nav aria-label="{w["Rules"]}">{_rules_links()}</nav>'
+        f'<nav id="account" aria-label="{w["Account"]}"><a href="/leaderboards">{w["Leaderboards"]}</a> '
+        f'<a id="me" href="/account">{w["Log in"]}</a></nav>'
         f'<nav class="languages" aria-label="{w["Language"]}">{switch}</nav></header>'
         f'<main>{body}</main>'
         f'<script id="strings" type="application/json">{strings}</script>{scripts}</body></html>'
@@ -98,6 +125,8 @@ def home_body() -> str:
     w = _words()
     return f"""
 <h1>{w["Play"]}</h1>
+<p id="guest"><label>{w["Your name"]} <input id="guest-name" maxlength="24" autocomplete="nickname" aria-describedby="guest-hint"></label>
+<small id="guest-hint">{w["guest_hint"]}</small></p>
 <section id="lobby" aria-label="{w["Games"]}"><div id="cards" class="cards"></div></section>
 <h2 id="setup">{w["Choose players and options"]}</h2>
 <form id="create">
@@ -106,6 +135,15 @@ def home_body() -> str:
   <label>{w["Players"]} <select id="players" name="players"></select></label>
   <fieldset><legend>{w["Seats"]}</legend><div id="seats"></div></fieldset>
   <fieldset><legend>{w["Options"]}</legend><div id="options"></div></fieldset>
+  <fieldset><legend>{w["Clock"]}</legend>
+    <label>{w["Clock"]} <select id="clock-kind"><option value="">{w["no clock"]}</option>
+      <option value="realtime">{w["real time"]}</option><option value="turn">{w["turn-based"]}</option></select></label>
+    <label class="realtime">{w["Minutes per player"]} <input id="clock-minutes" type="number" min="1" max="180" value="10"></label>
+    <label class="realtime">{w["Seconds added per turn"]} <input id="clock-increment" type="number" min="0" max="120" value="5"></label>
+    <label class="turn">{w["Hours per turn"]} <input id="clock-hours" type="number" min="1" max="336" value="24"></label>
+  </fieldset>
+  <label><input type="checkbox" id="rated" aria-describedby="rated-hint"> {w["Rated game"]}</label>
+  <small id="rated-hint">{w["rated_hint"]}</small>
   <button type="submit">{w["Start the game"]}</button>
   <p id="error" role="alert"></p>
 </form>
@@ -122,13 +160,16 @@ def game_body() -> str:
   <div id="board" aria-live="polite"></div>
   <div id="side">
     <p id="status" role="status"></p>
-    <p id="seats"></p>
+    <ul id="players" aria-label="{w["Players of the game"]}"></ul>
     <p id="last"></p>
+    <p id="chosen" aria-live="polite"></p>
     <div id="buttons"></div>
     <form id="type-form"><label>{w["Move"]} <input id="typed" autocomplete="off" translate="no"></label> <span id="hint"></span></form>
     <p id="message" role="alert"></p>
-    <div id="summary" hidden></div>
-    <button id="rematch" type="button" hidden>{w["Rematch"]}</button> <a id="replay" hidden>{w["Replay this game"]}</a>
+    <section id="results" hidden aria-labelledby="results-title"><h2 id="results-title">{w["Results"]}</h2>
+      <p id="winner"></p><div id="summary"></div>
+      <p><button id="rematch" type="button" hidden>{w["Rematch"]}</button> <a id="replay" hidden>{w["Replay this game"]}</a>
+      <a id="lobby" href="/">{w["Back to the lobby"]}</a></p></section>
     <h2>{w["Moves"]}</h2>
     <ol id="moves" translate="no"></ol>
   </div>
@@ -151,6 +192,47 @@ def replay_body() -> str:
     <ol id="moves" translate="no"></ol>
   </div>
 </div>
+"""
+
+
+def account_body() -> str:
+    w = _words()
+    return f"""
+<h1>{w["Account"]}</h1>
+<section id="signed-in" hidden><p id="who"></p><button id="logout" type="button">{w["Log out"]}</button></section>
+<div id="signed-out" class="forms">
+<form id="login"><h2>{w["Log in"]}</h2>
+  <label>{w["Username"]} <input name="username" autocomplete="username" required maxlength="24"></label>
+  <label>{w["Password"]} <input name="password" type="password" autocomplete="current-password" required maxlength="128"></label>
+  <button type="submit">{w["Log in"]}</button> <p class="error" role="alert"></p></form>
+<form id="register"><h2>{w["Create an account"]}</h2>
+  <label>{w["Username"]} <input name="username" autocomplete="username" required minlength="3" maxlength="24"></label>
+  <label>{w["Password"]} <input name="password" type="password" autocomplete="new-password" required minlength="10" maxlength="128" aria-describedby="password-hint"></label>
+  <small id="password-hint">{w["password_hint"]}</small>
+  <button type="submit">{w["Create an account"]}</button> <p class="error" role="alert"></p></form>
+</div>
+"""
+
+
+def profile_body() -> str:
+    w = _words()
+    return f"""
+<h1 id="name"></h1>
+<section id="turns" hidden><h2>{w["Your turn"]}</h2><ul id="turn-games"></ul></section>
+<section><h2>{w["Ratings"]}</h2><table id="ratings"></table></section>
+<section><h2>{w["Recent games"]}</h2><table id="games"></table></section>
+<p id="error" role="alert"></p>
+"""
+
+
+def leaderboard_body() -> str:
+    w = _words()
+    return f"""
+<h1>{w["Leaderboards"]}</h1>
+<nav id="boards" aria-label="{w["Games"]}"></nav>
+<table id="standings"></table>
+<p id="empty"></p>
+<p id="error" role="alert"></p>
 """
 
 
@@ -192,6 +274,19 @@ def add_pages(app: FastAPI) -> None:
     @app.get("/watch/{game_id}", include_in_schema=False)
     async def watch(request: Request, game_id: str) -> HTMLResponse:
         return page(request, _("tileworks: watching a game"), game_body(), "game.js")
+
+    @app.get("/account", include_in_schema=False)
+    async def account(request: Request) -> HTMLResponse:
+        return page(request, _("tileworks: account"), account_body(), "account.js")
+
+    @app.get("/players/{username}", include_in_schema=False)
+    async def player(request: Request, username: str) -> HTMLResponse:
+        return page(request, _("tileworks: a player"), profile_body(), "profile.js")
+
+    @app.get("/leaderboards", include_in_schema=False)
+    @app.get("/leaderboards/{game}", include_in_schema=False)
+    async def leaderboards(request: Request, game: str | None = None) -> HTMLResponse:
+        return page(request, _("tileworks: leaderboards"), leaderboard_body(), "leaderboard.js")
 
     @app.get("/rules/{game}", include_in_schema=False)
     async def rules(request: Request, game: str) -> HTMLResponse:

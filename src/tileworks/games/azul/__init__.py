@@ -38,6 +38,7 @@ GAME_INFO = GameInfo(
     options=OPTIONS,
     factory=AzulGame,
     summary=N_("draft tiles from factories into pattern lines and tile your wall"),
+    score_kinds=(("wall", N_("tiles placed")), ("rows", N_("complete rows")), ("columns", N_("complete columns")), ("colours", N_("complete colours")), ("floor", N_("floor"))),
     test_configs=(
         {},
         {"players": 3},

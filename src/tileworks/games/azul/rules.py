@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tileworks.core.scoring import note
+from tileworks.core.scoring import is_recording, note
 from tileworks.core import CHANCE, TERMINAL, DelegatingState, Game
 from tileworks.games.azul import heuristics, notation, observation, render
 from tileworks.games.azul.constants import (
@@ -35,7 +35,7 @@ from tileworks.games.azul.constants import (
     ROW_MASKS,
     TILES_PER_COLOUR,
 )
-from tileworks.games.azul.scoring import WALL_COLUMN, end_bonus, run_score
+from tileworks.games.azul.scoring import WALL_COLUMN, end_bonus, end_bonus_parts, run_score
 
 
 NO_TILES = (0, 0, 0, 0, 0)
@@ -475,7 +475,7 @@ class AzulState(DelegatingState):
         wall = self.wall_all[seat] | 1 << cell
         self.wall_all[seat] = wall
         gained = run_score(wall, cell)
-        note(seat, gained)
+        note(seat, gained, "wall")
         self.points[seat] += gained
         self.lid[colour] += line
         self.line_colour[i], self.line_count[i] = -1, 0
@@ -500,7 +500,7 @@ class AzulState(DelegatingState):
             return
         points = self.points[seat] - FLOOR_PENALTY[spaces]
         points = points if points > 0 else 0
-        note(seat, points - self.points[seat])
+        note(seat, points - self.points[seat], "floor")
         self.points[seat] = points
         floor = self.floor_tiles
         lid = self.lid
@@ -526,8 +526,11 @@ class AzulState(DelegatingState):
             row_done = any(self.has_complete_row(s) for s in range(n))
         if row_done or self.round >= game.round_limit:
             for seat in range(n):
-                bonus = end_bonus(self.walls[5 * seat : 5 * seat + 5])
-                note(seat, bonus)
+                colour_walls = self.walls[5 * seat : 5 * seat + 5]
+                bonus = end_bonus(colour_walls)
+                if is_recording():
+                    for kind, points in end_bonus_parts(colour_walls).items():
+                        note(seat, points, kind)
                 self.points[seat] += bonus
             self.phase = OVER
             self.player = TERMINAL

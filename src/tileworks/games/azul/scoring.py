@@ -53,13 +53,24 @@ def end_bonus(colour_walls: list[int]) -> int:
 
     ``colour_walls`` holds one occupied mask per colour.
     """
+    return sum(end_bonus_parts(colour_walls).values())
+
+
+def end_bonus_parts(colour_walls: list[int]) -> dict[str, int]:
+    """The end bonus by kind: complete rows, columns and colours.
+
+    >>> full_row = [1 << col for col in range(5)]  # the top row, one tile of each colour
+    >>> end_bonus_parts(full_row)
+    {'rows': 2, 'columns': 0, 'colours': 0}
+    """
     wall = 0
     for mask in colour_walls:
         wall |= mask
-    bonus = sum(ROW_BONUS for m in ROW_MASKS if wall & m == m)
-    bonus += sum(COLUMN_BONUS for m in COLUMN_MASKS if wall & m == m)
-    bonus += sum(COLOUR_BONUS for mask in colour_walls if mask.bit_count() == 5)
-    return bonus
+    return {
+        "rows": sum(ROW_BONUS for m in ROW_MASKS if wall & m == m),
+        "columns": sum(COLUMN_BONUS for m in COLUMN_MASKS if wall & m == m),
+        "colours": sum(COLOUR_BONUS for mask in colour_walls if mask.bit_count() == 5),
+    }
 
 
 #: column of each colour in each row of the coloured wall

@@ -55,6 +55,7 @@ GAME_INFO = GameInfo(
     options=OPTIONS,
     factory=KilnGame,
     summary=N_("push tiles through a shared kiln, copy shapes into your warehouse, sell rows or columns"),
+    score_kinds=(("sales", N_("sales")),),
     test_configs=(
         {},
         {"players": 3, "turn_limit": 60},

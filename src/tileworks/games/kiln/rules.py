@@ -414,7 +414,7 @@ class KilnState(DelegatingState):
             game = self._game
             colour = self.mover_colour()
             gained = board.price(subset.bit_count())
-            note(self.player, gained)
+            note(self.player, gained, "sales")
             disc = game.disc_of[colour]
             self.points[disc] += gained
             if self.points[disc] in game.heat_tokens:

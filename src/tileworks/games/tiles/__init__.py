@@ -44,6 +44,7 @@ GAME_INFO = GameInfo(
     options=OPTIONS,
     factory=TilesGame,
     summary=N_("place edge-matching tiles and close areas of your colour (hidden hands)"),
+    score_kinds=(("areas", N_("closed areas")),),
     test_configs=(
         {},
         {"players": 3},

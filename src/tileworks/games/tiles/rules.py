@@ -361,7 +361,7 @@ class TilesState(HiddenHandState):
                 n = self.span[root].bit_count()
                 area = n * (n - 1) // 2
                 gained += area
-                note(self.seat, area)
+                note(self.seat, area, "areas")
         return gained
 
     def closed_areas(self) -> list[tuple[int, int]]:

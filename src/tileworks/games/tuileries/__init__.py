@@ -37,6 +37,7 @@ GAME_INFO = GameInfo(
     options=OPTIONS,
     factory=TuileriesGame,
     summary=N_("place tiles to form groups sharing two of colour, value and sign (hidden hands)"),
+    score_kinds=(("groups", N_("groups")),),
     test_configs=(
         {},
         {"players": 3},

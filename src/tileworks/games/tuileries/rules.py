@@ -188,7 +188,7 @@ class TuileriesState(HiddenHandState):
             gained = self.score_for(tile, square)
             if is_recording():
                 for part in self.score_parts(tile, square):
-                    note(seat, part)
+                    note(seat, part, "groups")
             self._put(tile, square)
             self.points[seat] += gained
             self.extra = gained >= EXTRA_TURN_AT

@@ -61,3 +61,55 @@ function sentence(template, fields, move) {
   notation.textContent = move;
   return after === undefined ? [before] : [before, notation, after];
 }
+
+// a seat as people know it: "P1 Ada", "P2 computer (hard)", "P3 open seat"
+function playerName(seat) {
+  if (seat.player !== "human") return agentName(seat.player);
+  if (seat.name) return seat.name;
+  return seat.joined ? _("human") : seat.open ? _("open seat") : _("waiting");
+}
+
+// "4:05" for seconds under an hour, "2 h 05 min" above
+function clockText(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  if (s >= 3600) return _("{h} h {m} min", { h: Math.floor(s / 3600), m: String(Math.floor(s / 60) % 60).padStart(2, "0") });
+  return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+}
+
+// who is logged in: the header's account link names them
+const SESSION = fetch("/api/session").then((r) => r.json()).then((body) => body.username).catch(() => null);
+SESSION.then((username) => {
+  const me = document.getElementById("me");
+  if (me && username) {
+    me.textContent = username;
+    me.setAttribute("translate", "no");  // a name, not words
+    me.href = "/players/" + encodeURIComponent(username);
+  }
+});
+
+// a table from a header row and rows of cells (strings or nodes)
+function table(element, caption, head, rows) {
+  const parts = [];
+  if (caption) { const c = document.createElement("caption"); c.textContent = caption; parts.push(c); }
+  const top = document.createElement("tr");
+  for (const name of head) { const th = document.createElement("th"); th.scope = "col"; th.textContent = name; top.append(th); }
+  const thead = document.createElement("thead");
+  thead.append(top);
+  const tbody = document.createElement("tbody");
+  for (const row of rows) {
+    const tr = document.createElement("tr");
+    for (const cell of row) { const td = document.createElement("td"); td.append(cell); tr.append(td); }
+    tbody.append(tr);
+  }
+  element.replaceChildren(...parts, thead, tbody);
+}
+
+function link(href, text) {
+  const a = document.createElement("a");
+  a.href = href;
+  a.textContent = text;
+  return a;
+}
+
+// the registered games, by name (titles in the page's language)
+const CATALOGUE = fetch("/api/catalogue").then((r) => r.json());

@@ -29,6 +29,32 @@ function candidates() {
     picked.every((click, i) => choice.clicks[i] && sameClick(choice.clicks[i], click)));
 }
 
+// the clicks that could come at step ``level`` of a move, keeping the steps before it
+function clicksAt(level) {
+  return current.choices
+    .filter((c) => c.clicks.length > level && picked.slice(0, level).every((click, i) => sameClick(c.clicks[i], click)))
+    .map((c) => c.clicks[level]);
+}
+
+// make a shape of the picture clickable, for screen readers and keyboards
+// too; ``kind``: a "target" of the next step, the "picked" shape of an earlier
+// step, or an "alternative" to it
+function clickable(element, label, action, kind = "target") {
+  element.classList.add(kind);
+  element.setAttribute("tabindex", "0");
+  element.setAttribute("role", "button");
+  element.setAttribute("aria-label", label);
+  const choose = (event) => {
+    event.stopPropagation();
+    action();
+    draw();
+  };
+  element.addEventListener("click", choose);
+  element.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") choose(event);
+  });
+}
+
 function send(move) {
   socket.send(JSON.stringify({ move: move, ply: current.ply }));
   picked = [];
@@ -52,7 +78,7 @@ function drawStatus() {
     line = winners.length > 1
       ? _("Game over: {seats} share the win. Scores: {scores}.", { seats: winners.join(_(" and ")), scores: scores })
       : _("Game over: {seat} wins. Scores: {scores}.", { seat: winners[0], scores: scores });
-    drawSummary(result, winners);
+    drawResults(result, best);
     $("replay").href = "/replay/" + gameId;
     $("replay").hidden = false;
   } else if (current.you.includes(current.to_move)) {
@@ -61,12 +87,18 @@ function drawStatus() {
     line = view.decision;
   }
   $("status").textContent = line;
-  const seats = current.seats.map((s) => seatName(s.seat) + " " + playerName(s));
-  $("seats").textContent = seats.join(" · ");
+  drawPlayers();
   const list = $("moves");
   list.replaceChildren(...current.moves.map((m, i) => {
     const item = document.createElement("li");
     item.textContent = seatName(m.seat) + " " + m.move;
+    if (m.timed_out) {  // the clock ran out: the server's stand-in made this move
+      const flag = document.createElement("span");
+      flag.className = "timed-out";
+      flag.textContent = " ⏱";
+      flag.title = _("time ran out: the computer (greedy) moved");
+      item.append(flag);
+    }
     if (i === current.moves.length - 1) { item.className = "last"; item.setAttribute("aria-current", "step"); }
     return item;
   }));
@@ -103,26 +135,26 @@ function draw() {
   if (svg) {
     // an image's parts are hidden from screen readers; a group's buttons are not
     if (next.some((c) => !("button" in c))) svg.setAttribute("role", "group");
+    // a step already chosen can be changed before the last click: another
+    // shape of that step replaces it (and the steps after it), and the
+    // chosen shape itself takes the move back to that step
+    const earlier = picked.map((_, level) => clicksAt(level).filter((c) => !("button" in c)));
     for (const element of svg.querySelectorAll("*")) {
       const click = next.find((c) => !("button" in c) && matches(element, c));
-      if (!click) continue;
-      element.classList.add("target");
-      element.setAttribute("tabindex", "0");
-      element.setAttribute("role", "button");
-      element.setAttribute("aria-label", clickLabel(click));
-      const choose = (event) => {
-        event.stopPropagation();
-        picked.push(click);
-        draw();
-      };
-      element.addEventListener("click", choose);
-      element.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") choose(event);
-      });
-    }
-    for (const click of picked) {
-      for (const element of svg.querySelectorAll("*")) {
-        if (!("button" in click) && matches(element, click)) element.classList.add("picked");
+      if (click) {
+        clickable(element, clickLabel(click), () => picked.push(click));
+        continue;
+      }
+      for (let level = picked.length - 1; level >= 0; level--) {
+        const other = earlier[level].find((c) => matches(element, c));
+        if (!other) continue;
+        if (sameClick(other, picked[level])) {
+          clickable(element, _("{choice} (chosen: click to choose again)", { choice: clickLabel(other) }),
+            () => { picked = picked.slice(0, level); }, "picked");
+        } else {
+          clickable(element, clickLabel(other), () => { picked = picked.slice(0, level).concat([other]); }, "alternative");
+        }
+        break;
       }
     }
   }
@@ -147,6 +179,16 @@ function draw() {
     cancel.className = "cancel";
     buttons.append(cancel);
   }
+  // what is chosen so far: each step names pieces in notation (translate="no")
+  const steps = picked.map((c) => {
+    const step = document.createElement("span");
+    step.textContent = "button" in c ? c.button : clickLabel(c);
+    step.setAttribute("translate", "no");
+    return step;
+  });
+  const [before, after] = _("Chosen so far: {steps}. Click a chosen piece to change it.").split("{steps}");
+  $("chosen").replaceChildren(...(picked.length
+    ? [before, ...steps.flatMap((step, i) => (i ? [" → ", step] : [step])), after] : []));
   $("hint").textContent = current.choices.length ? _("Click a highlighted piece, or type a move.") : "";
   $("typed").disabled = !current.choices.length;
 }
@@ -160,10 +202,6 @@ function button(label, action, title) {
   return b;
 }
 
-function playerName(seat) {
-  if (seat.player !== "human") return agentName(seat.player);
-  return seat.joined ? _("human") : seat.open ? _("open seat") : _("waiting");
-}
 
 // a clickable shape's name for screen readers, from its data attributes
 function clickLabel(click) {
@@ -173,26 +211,86 @@ function clickLabel(click) {
   return Object.entries(click).map(([key, value]) => (names[key] || key) + " " + value).join(", ");
 }
 
-function drawSummary(result, winners) {
-  const box = $("summary");
-  const rows = result.scores.map((s, i) => {
-    const row = document.createElement("tr");
-    const name = document.createElement("th");
-    name.scope = "row";
+// the players, whose turn it is, and each one's clock
+function drawPlayers() {
+  const clock = current.clock;
+  $("players").replaceChildren(...current.seats.map((s) => {
+    const item = document.createElement("li");
+    item.className = "player";
+    if (s.seat === current.to_move) { item.classList.add("to-move"); item.setAttribute("aria-current", "true"); }
+    if (current.you.includes(s.seat)) item.classList.add("you");
+    const name = document.createElement("span");
+    name.textContent = seatName(s.seat) + " " + playerName(s) + (current.you.includes(s.seat) ? " " + _("(you)") : "");
+    item.append(name);
+    if (clock && (clock.remaining[s.seat] !== null || clock.running === s.seat)) {
+      const time = document.createElement("span");
+      time.className = "clock";
+      time.dataset.seat = String(s.seat);
+      time.setAttribute("role", "timer");
+      item.append(" ", time);
+    }
+    return item;
+  }));
+  if (current.rated) {
+    const badge = document.createElement("li");
+    badge.className = "rated";
+    badge.textContent = _("rated game");
+    $("players").append(badge);
+  }
+  tick();
+}
+
+// the clocks count down between views, from the server's deadline (its
+// time corrected by the difference between the two machines' clocks)
+let skew = 0;
+function tick() {
+  const clock = current && current.clock;
+  if (!clock) return;
+  const now = Date.now() / 1000 - skew;
+  for (const element of document.querySelectorAll("#players .clock")) {
+    const seat = Number(element.dataset.seat);
+    let left = clock.remaining[seat];
+    if (clock.running === seat && clock.deadline !== null) left = clock.deadline - now;
+    element.textContent = left === null ? "" : clockText(left);
+    element.classList.toggle("running", clock.running === seat);
+    element.classList.toggle("low", clock.running === seat && left !== null && left < 30);
+  }
+}
+setInterval(tick, 250);
+
+// the results: the winner, each seat's score as the game makes it, rating changes
+function drawResults(result, best) {
+  const breakdown = current.breakdown || { kinds: [], seats: [] };
+  const kinds = breakdown.kinds.filter(([kind]) => breakdown.seats.some((s) => kind in s));
+  const rated = result.ratings && result.ratings.some((r) => r);
+  const head = [_("Player")].concat(kinds.map(([, label]) => label), [_("Score")], rated ? [_("Rating")] : []);
+  const rows = result.scores.map((score, i) => {
+    const name = document.createElement("span");
     name.textContent = seatName(i) + " " + playerName(current.seats[i]);
-    const score = document.createElement("td");
-    score.textContent = String(s);
-    const outcome = document.createElement("td");
-    outcome.textContent = winners.includes(seatName(i)) ? _("winner") : "";
-    row.append(name, score, outcome);
-    return row;
+    if (result.returns[i] === best) {
+      const crown = document.createElement("strong");
+      crown.textContent = " — " + _("winner");
+      name.append(crown);
+    }
+    const cells = [name].concat(kinds.map(([kind]) => String(breakdown.seats[i][kind] || 0)), [String(score)]);
+    if (rated) {
+      const change = result.ratings[i];
+      cells.push(change ? change.after.toFixed(1) + " (" + (change.after >= change.before ? "+" : "−")
+        + Math.abs(change.after - change.before).toFixed(1) + ")" : "");
+    }
+    return cells;
   });
-  const table = document.createElement("table");
-  const caption = document.createElement("caption");
-  caption.textContent = _("Final scores");
-  table.append(caption, ...rows);
-  box.replaceChildren(table);
-  box.hidden = false;
+  const box = document.createElement("table");
+  table(box, _("Final scores"), head, rows);
+  $("summary").replaceChildren(box);
+  $("summary").hidden = false;
+  const winners = result.returns.map((r, i) => (r === best ? i : null)).filter((i) => i !== null);
+  const names = winners.map((i) => seatName(i) + " " + playerName(current.seats[i]));
+  $("winner").textContent = winners.length > 1
+    ? _("{seats} share the win.", { seats: names.join(_(" and ")) }) : _("{seat} wins.", { seat: names[0] });
+  const late = (result.timeouts || []).length;
+  if (late) $("winner").append(" " + _("{count} moves were made by the computer when a clock ran out.", { count: late }));
+  $("results").hidden = false;
 }
 
 // how many moves the last view held (null before the first), and whether
@@ -211,6 +309,7 @@ function connect() {
       arriving = seenMoves !== null && message.moves.length > seenMoves && newest !== undefined
         && !message.you.includes(newest.seat);
       seenMoves = message.moves.length;
+      if (message.clock) skew = Date.now() / 1000 - message.clock.now;
       current = message;
       picked = [];
       say("");

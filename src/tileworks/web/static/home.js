@@ -144,7 +144,28 @@ function drawCards() {
   }));
 }
 
+// who plays: a guest's name (an account's seats show its username)
+function guestName() {
+  const name = $("guest-name").value.trim();
+  if (name) localStorage.setItem("tileworks-name", name);
+  return name || null;
+}
+
+function clockChoice() {
+  const kind = $("clock-kind").value;
+  if (kind === "realtime") return { kind: kind, minutes: Number($("clock-minutes").value), increment: Number($("clock-increment").value) };
+  if (kind === "turn") return { kind: kind, hours: Number($("clock-hours").value) };
+  return null;
+}
+
+function drawClock() {
+  const kind = $("clock-kind").value;
+  for (const label of document.querySelectorAll("#create label.realtime")) label.hidden = kind !== "realtime";
+  for (const label of document.querySelectorAll("#create label.turn")) label.hidden = kind !== "turn";
+}
+
 async function start(request) {
+  request.name = guestName();
   const response = await fetch("/api/games", {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(request),
   });
@@ -180,14 +201,22 @@ function gameItem(g, path) {
   link.href = path + g.id;
   const title = (catalogue.find((c) => c.name === g.game) || { title: g.game }).title;
   link.textContent = _("{game} — {players} (ply {ply})", {
-    game: title, players: g.players.map((p) => (p === "human" ? _("human") : agentName(p))).join(", "), ply: g.ply });
+    game: title, players: g.players.map((p, i) => (g.names[i] || (p === "human" ? _("human") : agentName(p)))).join(", "),
+    ply: g.ply });
   item.append(link);
+  const marks = [];
+  if (g.rated) marks.push(_("rated"));
+  if (g.clock) marks.push(g.clock.kind === "turn" ? _("{hours} h a turn", { hours: g.clock.hours })
+    : _("{minutes} min + {increment} s", { minutes: g.clock.minutes, increment: g.clock.increment }));
+  if (marks.length) item.append(" (" + marks.join(", ") + ")");
   for (const seat of g.joinable) {
     const join = document.createElement("button");
     join.type = "button";
     join.textContent = _("join as {seat}", { seat: seatName(seat) });
     join.addEventListener("click", async () => {
-      const response = await fetch("/api/games/" + g.id + "/seats/" + (seat + 1) + "/claim", { method: "POST" });
+      const response = await fetch("/api/games/" + g.id + "/seats/" + (seat + 1) + "/claim", {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name: guestName() }),
+      });
       const body = await response.json();
       if (!response.ok) { $("error").textContent = body.error; listGames(); return; }
       location.href = body.link;
@@ -210,11 +239,19 @@ $("create").addEventListener("submit", async (event) => {
   const choices = [...document.querySelectorAll("#seats select")].map((s) => s.value);
   const players = choices.map((c) => (c === "open" ? "human" : c));
   const openSeats = choices.map((c, i) => (c === "open" ? i + 1 : 0)).filter(Boolean);
-  start({ game: game.name, players: players, options: options, open_seats: openSeats });
+  start({ game: game.name, players: players, options: options, open_seats: openSeats, rated: $("rated").checked,
+    clock: clockChoice() });
 });
+$("clock-kind").addEventListener("change", drawClock);
 
 (async () => {
-  catalogue = await (await fetch("/api/catalogue")).json();
+  $("guest-name").value = localStorage.getItem("tileworks-name") || "";
+  drawClock();
+  SESSION.then((username) => {
+    $("guest").hidden = Boolean(username);  // an account plays under its username
+    $("rated").disabled = !username;
+  });
+  catalogue = await CATALOGUE;
   for (const g of catalogue) $("game").append(option(g.name, g.title));
   drawGame();
   drawCards();

@@ -1,0 +1,129 @@
+"""Players in a real Chromium: two accounts play a rated game by clicks and
+both ratings move; a clock runs out and the computer moves for the seat;
+a chosen piece is changed before the last click; the results panel, the
+profile and the leaderboard. Screenshots go to tests/web/artifacts/."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+
+from tests.web.test_e2e import ARTIFACTS, browser, create, server  # noqa: F401 (fixtures)
+
+PASSWORD = "violet kiln tortoise 42"
+
+
+def register(page, base, username):
+    page.goto(base + "/account")
+    page.fill("#register [name=username]", username)
+    page.fill("#register [name=password]", PASSWORD)
+    page.click("#register button")
+    page.wait_for_url(f"**/players/{username}")
+
+
+def play_by_clicks(pages, seconds=240):
+    """Whoever has a highlighted shape (or a move button) clicks it, until the game is over."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if all("Game over" in p.inner_text("#status") for p in pages):
+            return
+        for page in pages:
+            targets = page.locator("#board svg .target")
+            buttons = page.locator("#buttons button:not(.cancel)")
+            if targets.count():
+                targets.first.click()
+            elif buttons.count():
+                buttons.first.click()
+        pages[0].wait_for_timeout(40)
+    raise AssertionError("the game did not end")
+
+
+def test_two_accounts_play_a_rated_game_and_both_ratings_move(server, browser):
+    alice = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    bob = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    suffix = str(int(time.time() * 1000))[-6:]
+    names = ["alice" + suffix, "bob" + suffix]
+    register(alice, server.url, names[0])
+    register(bob, server.url, names[1])
+    alice.goto(server.url + "/")
+    alice.wait_for_selector("#game option", state="attached")
+    assert alice.locator("#guest").is_hidden()  # an account plays under its username
+    alice.select_option("#game", "tuileries")
+    alice.select_option("#seats select[name=seat1]", "open")
+    alice.check("#rated")
+    alice.click("#create button[type=submit]")
+    alice.wait_for_selector("#board svg")
+    bob.goto(server.url + "/")
+    bob.click("#open-games li:has-text('rated') button:text('join as P2')")
+    bob.wait_for_selector("#board svg")
+    for page in (alice, bob):
+        page.wait_for_function(f"document.querySelector('#players').textContent.includes('{names[1]}')")
+    assert "rated game" in alice.inner_text("#players")
+    play_by_clicks([alice, bob])
+    for page in (alice, bob):
+        page.wait_for_selector("#results:not([hidden])")
+        header = page.locator("#summary th").all_inner_texts()
+        assert header == ["Player", "groups", "Score", "Rating"]
+    alice.screenshot(path=str(ARTIFACTS / "rated-results.png"))
+    result = httpx.get(f"{server.url}/api/games/{alice.url.split('/')[-1]}").json()["result"]
+    assert all(change is not None for change in result["ratings"])
+    board = httpx.get(f"{server.url}/api/leaderboard/tuileries").json()
+    mine = {row["username"]: row for row in board if row["username"] in names}
+    assert set(mine) == set(names) and all(row["games"] == 1 for row in mine.values())
+    if result["returns"][0] != result["returns"][1]:  # the winner's μ rose, the loser's fell
+        winner = names[result["returns"].index(max(result["returns"]))]
+        assert mine[winner]["mu"] > 25 > min(row["mu"] for row in mine.values())
+    # the profile shows the game with its result and rating change, and the leaderboard both players
+    alice.click("#me")
+    alice.wait_for_selector("#games tbody tr")
+    assert "Tuileries" in alice.inner_text("#ratings")
+    assert alice.locator("#logout").is_visible()
+    alice.screenshot(path=str(ARTIFACTS / "profile.png"))
+    alice.goto(server.url + "/leaderboards/tuileries")
+    alice.wait_for_selector("#standings tbody tr")
+    listed = alice.locator("#standings tbody tr td:nth-child(2)").all_inner_texts()
+    assert set(names) <= set(listed)
+    alice.screenshot(path=str(ARTIFACTS / "leaderboard.png"))
+    alice.context.close()
+    bob.context.close()
+
+
+def test_a_clock_runs_out_and_the_computer_moves_for_the_seat(server, browser):
+    created = httpx.post(f"{server.url}/api/games", json={
+        "game": "azul", "players": ["human", "random"], "name": "Kim",
+        "clock": {"kind": "realtime", "minutes": 0.06, "increment": 0}}).json()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{server.url}/play/{created['id']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("#players .clock")
+    assert "Kim" in page.inner_text("#players")
+    page.wait_for_selector("#players .clock.running")
+    first = page.inner_text("#players .clock.running")
+    page.wait_for_timeout(1200)
+    assert page.inner_text("#players .clock.running") != first  # it ticks between views
+    page.wait_for_selector("#moves .timed-out", timeout=30_000)
+    page.screenshot(path=str(ARTIFACTS / "clock-ran-out.png"))
+    page.close()
+
+
+def test_a_chosen_piece_can_be_changed_before_the_last_click(server, browser):
+    created = create(server, "azul", ["human", "human"])
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    tokens = "&".join("token=" + s["token"] for s in created["seats"])
+    page.goto(f"{server.url}/play/{created['id']}#{tokens}")  # both seats at one screen
+    page.wait_for_selector("#board svg .target")
+    page.locator("#board svg .target[data-source='1']").first.click()
+    first = page.inner_text("#chosen")
+    assert first.startswith("Chosen so far: factory 1")
+    # another factory's tile replaces the choice, before any line is chosen
+    page.locator("#board svg .alternative[data-source='2']").first.click()
+    second = page.inner_text("#chosen")
+    assert "factory 2" in second and "factory 1" not in second
+    # clicking the chosen tile takes the choice back
+    page.locator("#board svg .picked").first.click()
+    assert page.inner_text("#chosen") == ""
+    page.locator("#board svg .target[data-source='2']").first.click()
+    page.locator("#board svg .target[data-line]").first.click()
+    page.wait_for_function("document.querySelectorAll('#moves li').length === 1")
+    assert page.inner_text("#moves li").split()[1].startswith("2")  # the move took from factory 2
+    page.close()
