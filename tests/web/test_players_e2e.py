@@ -63,8 +63,9 @@ def test_two_accounts_play_a_rated_game_and_both_ratings_move(server, browser):
     play_by_clicks([alice, bob])
     for page in (alice, bob):
         page.wait_for_selector("#results:not([hidden])")
-        header = page.locator("#summary th").all_inner_texts()
-        assert header == ["Player", "groups", "Score", "Rating"]
+        rows = page.locator("#summary tbody th").all_inner_texts()
+        assert rows == ["groups", "Score", "Rating"]  # the score as Tuileries makes it, then the rating
+        assert "★" in page.inner_text("#summary thead")  # the winner marked
     alice.screenshot(path=str(ARTIFACTS / "rated-results.png"))
     result = httpx.get(f"{server.url}/api/games/{alice.url.split('/')[-1]}").json()["result"]
     assert all(change is not None for change in result["ratings"])

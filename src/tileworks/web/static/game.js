@@ -258,30 +258,48 @@ function tick() {
 }
 setInterval(tick, 250);
 
-// the results: the winner, each seat's score as the game makes it, rating changes
+// the results: the winner, each seat's score as the game makes it (a row per
+// kind of part, a column per seat: narrow enough for the side panel), rating changes
 function drawResults(result, best) {
   const breakdown = current.breakdown || { kinds: [], seats: [] };
   const kinds = breakdown.kinds.filter(([kind]) => breakdown.seats.some((s) => kind in s));
   const rated = result.ratings && result.ratings.some((r) => r);
-  const head = [_("Player")].concat(kinds.map(([, label]) => label), [_("Score")], rated ? [_("Rating")] : []);
-  const rows = result.scores.map((score, i) => {
-    const name = document.createElement("span");
-    name.textContent = seatName(i) + " " + playerName(current.seats[i]);
-    if (result.returns[i] === best) {
-      const crown = document.createElement("strong");
-      crown.textContent = " — " + _("winner");
-      name.append(crown);
-    }
-    const cells = [name].concat(kinds.map(([kind]) => String(breakdown.seats[i][kind] || 0)), [String(score)]);
-    if (rated) {
+  const seats = result.scores.map((_, i) => i);
+  const rows = kinds.map(([kind, label]) => [label].concat(seats.map((i) => String(breakdown.seats[i][kind] || 0))));
+  rows.push([_("Score")].concat(result.scores.map(String)));
+  if (rated) {
+    rows.push([_("Rating")].concat(seats.map((i) => {
       const change = result.ratings[i];
-      cells.push(change ? change.after.toFixed(1) + " (" + (change.after >= change.before ? "+" : "−")
-        + Math.abs(change.after - change.before).toFixed(1) + ")" : "");
-    }
-    return cells;
-  });
+      return change ? change.after.toFixed(1) + " (" + (change.after >= change.before ? "+" : "−")
+        + Math.abs(change.after - change.before).toFixed(1) + ")" : "";
+    })));
+  }
   const box = document.createElement("table");
-  table(box, _("Final scores"), head, rows);
+  const head = document.createElement("tr");
+  head.append(document.createElement("td"));
+  for (const i of seats) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = seatName(i) + " " + playerName(current.seats[i]);
+    if (result.returns[i] === best) { th.className = "winner"; th.title = _("winner"); th.append(" ★"); }
+    head.append(th);
+  }
+  const caption = document.createElement("caption");
+  caption.textContent = _("Final scores");
+  const body = document.createElement("tbody");
+  for (const row of rows) {
+    const tr = document.createElement("tr");
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = row[0];
+    tr.append(th);
+    for (const cell of row.slice(1)) { const td = document.createElement("td"); td.textContent = cell; tr.append(td); }
+    if (row[0] === _("Score")) tr.className = "total";
+    body.append(tr);
+  }
+  const thead = document.createElement("thead");
+  thead.append(head);
+  box.append(caption, thead, body);
   $("summary").replaceChildren(box);
   $("summary").hidden = false;
   const winners = result.returns.map((r, i) => (r === best ? i : null)).filter((i) => i !== null);
