@@ -290,14 +290,17 @@ class _Report:
             lines.append(_cut(cell.lineup.name, 18))
         return "\n".join(lines)
 
+    def _per_cell(self, cells: list[Cell]) -> Any:
+        """A figure with one place per cell along x, as wide as they need."""
+        return self.plt.subplots(figsize=(max(6.4, 1.35 * len(cells) + 1.5), 4.2))
+
     def _ticks(self, ax, cells: list[Cell], first: int = 0) -> None:
         ax.set_xticks(range(first, first + len(cells)), [self._short_name(c) for c in cells], fontsize=7)
 
     def _seat_figure(self) -> None:
-        plt = self.plt
         cells = [c for c in self.cells if self.rows[c.number]]
         most = max(c.players for c in cells)
-        fig, ax = plt.subplots(figsize=(max(6.4, 1.35 * len(cells) + 1.5), 4.2))
+        fig, ax = self._per_cell(cells)
         width = 0.8 / most
         for seat in range(most):
             xs, ys, lows, highs = [], [], [], []
@@ -319,9 +322,8 @@ class _Report:
         self._save(fig, "seats", _("Win rate by seat, per cell, with 95% intervals"))
 
     def _catch_up_figure(self) -> None:
-        plt = self.plt
         cells = [c for c in self.cells if c.lineup.weaker and self.rows[c.number]]
-        fig, ax = plt.subplots(figsize=(max(6.4, 1.35 * len(cells) + 1.5), 4.2))
+        fig, ax = self._per_cell(cells)
         ys = [self.results[c.number]["catch_up"]["rate"] for c in cells]
         errors = [[max(0.0, y - self.results[c.number]["catch_up"]["low"]) for y, c in zip(ys, cells, strict=True)],
                   [max(0.0, self.results[c.number]["catch_up"]["high"] - y) for y, c in zip(ys, cells, strict=True)]]
@@ -333,9 +335,8 @@ class _Report:
         self._save(fig, "catch-up", _("The weaker agent's win rate per cell, with 95% intervals"))
 
     def _score_figure(self) -> None:
-        plt = self.plt
         cells = [c for c in self.cells if self.rows[c.number]]
-        fig, ax = plt.subplots(figsize=(max(6.4, 1.35 * len(cells) + 1.5), 4.2))
+        fig, ax = self._per_cell(cells)
         data = [[s for row in self.rows[c.number] for s in row["scores"]] for c in cells]
         ax.violinplot(data, showmedians=True)
         self._ticks(ax, cells, first=1)
@@ -344,11 +345,10 @@ class _Report:
         self._save(fig, "scores", _("The distribution of final scores per cell"))
 
     def _margin_figure(self) -> None:
-        plt = self.plt
         cells = [c for c in self.cells if self.results[c.number]["margin"]["n"]]
         if not cells:
             return
-        fig, ax = plt.subplots(figsize=(max(6.4, 1.35 * len(cells) + 1.5), 4.2))
+        fig, ax = self._per_cell(cells)
         data = [[row["scores"][row["winners"][0]] - max(s for seat, s in enumerate(row["scores"])
                                                           if seat != row["winners"][0])
                  for row in self.rows[c.number] if len(row["winners"]) == 1] for c in cells]
@@ -359,9 +359,8 @@ class _Report:
         self._save(fig, "margin", _("The distribution of winning margins per cell"))
 
     def _tiebreak_figure(self) -> None:
-        plt = self.plt
         cells = [c for c in self.cells if self.rows[c.number]]
-        fig, ax = plt.subplots(figsize=(max(6.4, 1.35 * len(cells) + 1.5), 4.2))
+        fig, ax = self._per_cell(cells)
         for offset, (key, name) in zip((-0.2, 0.2), (("tied", _("top score shared")),
                                                       ("decided", _("decided by the tie-break"))), strict=True):
             rates = [self.results[c.number]["tiebreak"][key] for c in cells]

@@ -513,12 +513,8 @@ def player_profile(hub: Hub, username: str, viewer: Account | None) -> dict[str,
     your_turn = []
     if mine:
         for entry in games:
-            if entry["status"] != "finished":
-                found = hub.rooms.get(entry["id"])
-                to_move = _to_move(hub, entry["id"]) if found is None else (
-                    None if found.state.is_terminal() else found.state.current_player())
-                if to_move == entry["seat"]:
-                    your_turn.append(entry["id"])
+            if entry["status"] != "finished" and hub.to_move(entry["id"]) == entry["seat"]:
+                your_turn.append(entry["id"])
     return {
         "username": account.username,
         "you": mine,
@@ -527,12 +523,6 @@ def player_profile(hub: Hub, username: str, viewer: Account | None) -> dict[str,
         "games": games,
         "your_turn": your_turn,
     }
-
-
-def _to_move(hub: Hub, game_id: str) -> int | None:
-    """Who is to move in a stored game not held in memory (rebuilt from its actions)."""
-    room = hub._load(game_id)
-    return None if room.state.is_terminal() else room.state.current_player()
 
 
 class _Socket:

@@ -292,6 +292,12 @@ class Hub:
         state = tileworks.load_game(row.game, **row.options).new_initial_state()
         return Room(row, state, log=replay_log(state, history, timed_out))
 
+    def to_move(self, game_id: str) -> int | None:
+        """The seat to move in a game (None: over), from memory, or rebuilt
+        from the store without keeping it (called from a worker thread)."""
+        room = self.rooms.get(game_id) or self._load(game_id)
+        return None if room.state.is_terminal() else room.state.current_player()
+
     def seats_of(self, room: Room, tokens: list[str], account: Account | None = None,
                  required: bool = False) -> list[int]:
         """The seats these tokens (every seat compared in constant time) and
@@ -361,9 +367,7 @@ class Hub:
                 raise ServerError(400, str(error)) from None
             await self._commit(room, action)
         await self.join(room, held)
-        await self.broadcast(room)
-        self.schedule_ai(room)
-        self.schedule_clock(room)
+        await self._moved(room)
 
     async def _commit(self, room: Room, action: int, timed_out: bool = False) -> None:
         """Apply ``action`` (legal, checked under the room's lock) and what
@@ -420,21 +424,34 @@ class Hub:
         room.thinking = asyncio.get_running_loop().create_task(self._think(room, seat))
 
     async def _think(self, room: Room, seat: int) -> None:
-        version = room.row.version
-        spec = room.row.seats[seat].player
-        seed = int.from_bytes(hashlib.sha256(f"{room.row.seed}:ai:{version}".encode()).digest()[:8], "big")
+        try:
+            moved = await self._play_for(room, room.row.seats[seat].player, "ai")
+        finally:
+            room.thinking = None
+        if moved:
+            await self._moved(room)
+
+    async def _play_for(self, room: Room, spec: str, salt: str, timed_out: bool = False) -> bool:
+        """The computer player ``spec`` decides for the seat to move (its
+        seed from the game's secret, ``salt`` and the ply) off the event
+        loop; the decision is committed if the game has not moved meanwhile.
+        False when the search failed (logged)."""
+        version, seat = room.row.version, room.state.current_player()
+        seed = int.from_bytes(hashlib.sha256(f"{room.row.seed}:{salt}:{version}".encode()).digest()[:8], "big")
         try:
             action = await self._search(room.row.game, room.row.options, room.state.history(), spec, seed)
             async with room.lock:
                 if room.row.version == version:
-                    await self._commit(room, action)
-        except ServerError:  # another server process moved first; look again below
+                    await self._commit(room, action, timed_out)
+        except ServerError:  # another server process moved first; the next look sees its move
             pass
         except Exception:
-            log.exception("AI seat P%d of game %s failed", seat + 1, room.id)
-            return
-        finally:
-            room.thinking = None
+            log.exception("%s deciding for P%d of game %s failed", spec, seat + 1, room.id)
+            return False
+        return True
+
+    async def _moved(self, room: Room) -> None:
+        """Tell every client, and start whatever the next decision needs."""
         await self.broadcast(room)
         self.schedule_ai(room)
         self.schedule_clock(room)
@@ -460,25 +477,11 @@ class Hub:
         if room.row.version != version:
             return
         seat = room.state.current_player()
-        seed = int.from_bytes(hashlib.sha256(f"{room.row.seed}:clock:{version}".encode()).digest()[:8], "big")
-        try:
-            action = await self._search(room.row.game, room.row.options, room.state.history(), clocks.STAND_IN, seed)
-            async with room.lock:
-                if room.row.version != version:
-                    return
-                await self._commit(room, action, timed_out=True)
-        except ServerError:  # another server process moved first
-            pass
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("the stand-in for P%d of game %s failed", seat + 1, room.id)
+        if not await self._play_for(room, clocks.STAND_IN, "clock", timed_out=True):
             return
         log.info("game %s: P%d's clock ran out; %s moved for it", room.id, seat + 1, clocks.STAND_IN)
-        room.timer = None
-        await self.broadcast(room)
-        self.schedule_ai(room)
-        self.schedule_clock(room)
+        room.timer = None  # this task is done: the next deadline gets a task of its own
+        await self._moved(room)
 
     async def _search(self, *job: Any) -> int:
         """Run ``think`` in the worker pool, replacing a pool whose process died."""

@@ -113,3 +113,9 @@ function link(href, text) {
 
 // the registered games, by name (titles in the page's language)
 const CATALOGUE = fetch("/api/catalogue").then((r) => r.json());
+
+// a rating after a game and its change: "3.1 (+1.6)"
+function ratingChange(change) {
+  const by = change.after - change.before;
+  return change.after.toFixed(1) + " (" + (by > 0 ? "+" : by < 0 ? "−" : "±") + Math.abs(by).toFixed(1) + ")";
+}

@@ -269,9 +269,7 @@ function drawResults(result, best) {
   rows.push([_("Score")].concat(result.scores.map(String)));
   if (rated) {
     rows.push([_("Rating")].concat(seats.map((i) => {
-      const change = result.ratings[i];
-      return change ? change.after.toFixed(1) + " (" + (change.after >= change.before ? "+" : "−")
-        + Math.abs(change.after - change.before).toFixed(1) + ")" : "";
+      return result.ratings[i] ? ratingChange(result.ratings[i]) : "";
     })));
   }
   const box = document.createElement("table");

@@ -5,10 +5,6 @@
 const $ = (id) => document.getElementById(id);
 const username = decodeURIComponent(location.pathname.split("/").pop());
 
-function signed(x) {
-  return (x > 0 ? "+" : x < 0 ? "−" : "±") + Math.abs(x).toFixed(1);
-}
-
 (async () => {
   const response = await fetch("/api/players/" + encodeURIComponent(username));
   const body = await response.json();
@@ -26,7 +22,7 @@ function signed(x) {
     const players = g.players.map((p, i) => (g.names[i] || (p === "human" ? _("human") : agentName(p)))).join(", ");
     const where = g.status === "finished" ? "/replay/" : body.you ? "/play/" : "/watch/";
     const result = g.status === "finished" ? outcomes[g.outcome] + " (" + g.score + ")" : statuses[g.status];
-    const rating = g.rating ? g.rating.after.toFixed(1) + " (" + signed(g.rating.after - g.rating.before) + ")" : "";
+    const rating = g.rating ? ratingChange(g.rating) : "";
     return [link(where + g.id, titles[g.game] || g.game), players, result, rating];
   }));
   if (body.you) {
