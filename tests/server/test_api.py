@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import re
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -384,3 +385,23 @@ def test_an_open_seat_goes_to_whoever_takes_it_first_from_the_games_list(api):
     assert api.client.get("/api/games").json()[0]["joinable"] == []
     refusal(api.client.post("/api/games", json={"game": "kiln", "players": ["human", "random"], "open_seats": [2]}),
             400, "only a human seat")
+
+
+def _width(svg):
+    return float(re.search(r'viewBox="0 0 ([\d.]+) ', svg).group(1))
+
+
+def test_a_phone_gets_the_narrow_picture_and_others_the_wide_one(client):
+    created = client.post("/api/games", json={"game": "azul", "players": ["human", "human"]}).json()
+    game_id, token = created["id"], created["seats"][0]["token"]
+    wide = client.get(f"/api/games/{game_id}?picture=true", headers={"X-Seat-Token": token}).json()["svg"]
+    narrow = client.get(f"/api/games/{game_id}?picture=true&narrow=true", headers={"X-Seat-Token": token}).json()["svg"]
+    # Azul 2p: two boards side by side on a desktop, one column on a phone,
+    # about 200 units wide so that a 22-unit tile is 40 px across at 390 px
+    assert _width(wide) > 500 and _width(narrow) <= 374 * 22 / 40
+    with client.websocket_connect(f"/api/games/{game_id}/ws") as phone, \
+            client.websocket_connect(f"/api/games/{game_id}/ws") as desk:
+        phone.send_json({"tokens": [token], "picture": True, "narrow": True})
+        assert phone.receive_json()["svg"] == narrow
+        desk.send_json({"tokens": [token], "picture": True})
+        assert desk.receive_json()["svg"] == wide

@@ -5,6 +5,7 @@ Screenshots of each board go to tests/web/artifacts/."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import time
@@ -260,6 +261,54 @@ def test_a_phone_width_screen_needs_no_sideways_scrolling(server, browser):
     context.close()
 
 
+@pytest.mark.parametrize("game", ["kiln", "azul", "tiles", "tuileries"])
+def test_every_piece_to_click_is_a_finger_wide_on_a_phone(server, browser, game):
+    created = create(server, game, ["human", "random"])
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                has_touch=True)
+    page = phone.new_page()
+    page.goto(f"{server.url}/play/{created['id']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("#board svg")
+    checked = 0
+    for _click in range(14):  # the steps of several moves: whatever the board asks to click
+        page.wait_for_selector("#board svg .target, #buttons button:not(.cancel)", timeout=20_000)
+        page.wait_for_function("document.getAnimations().every(a => a.playState !== 'running')")  # pieces landed
+        sizes = page.eval_on_selector_all("#board svg .target", """els => els.map(e => {
+            const r = e.getBoundingClientRect(); return [Math.min(r.width, r.height), e.getAttribute('aria-label')]; })""")
+        small = [s for s in sizes if s[0] < 40]
+        assert small == [], small[:5]
+        checked += len(sizes)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        targets = page.locator("#board svg .target")
+        (targets.first if targets.count() else page.locator("#buttons button:not(.cancel)").first).tap()
+        page.wait_for_timeout(150)
+    assert checked > 20
+    page.screenshot(path=str(ARTIFACTS / f"{game}-phone-play.png"), full_page=True)
+    phone.close()
+
+
+def test_a_game_page_weighs_under_200_kb_before_pictures(server, browser):
+    """Everything a game page loads but pictures: the page, its styles and
+    scripts, and the first view over the WebSocket (the board's SVG aside)."""
+    created = create(server, "kiln", ["human", "random"])
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    loaded = []
+    page.on("requestfinished", lambda request: loaded.append(
+        (request.resource_type, request.url, request.sizes()["responseBodySize"])))
+    frames = []
+    page.on("websocket", lambda socket: socket.on("framereceived", lambda frame: frames.append(frame)))
+    page.goto(f"{server.url}/play/{created['id']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("#board svg .target")
+    page.wait_for_load_state("networkidle")
+    assert {kind for kind, _url, _size in loaded} >= {"document", "stylesheet", "script"}
+    first_view = json.loads(frames[0])
+    picture = len(first_view.pop("svg").encode())
+    weight = sum(size for kind, _url, size in loaded if kind != "image") + len(json.dumps(first_view).encode())
+    print(f"game page: {weight / 1000:.1f} kB before pictures, the board's SVG {picture / 1000:.1f} kB")
+    assert weight < 200_000, loaded
+    page.close()
+
+
 def _boxes(page):
     board = page.locator("#board svg").bounding_box()
     side = page.locator("#side").bounding_box()
@@ -308,7 +357,7 @@ def test_a_move_made_with_the_keyboard_alone_shows_its_points(server, browser):
                 break
         assert page.get_attribute("#board svg", "role") == "group"  # its buttons reach screen readers
         label = page.evaluate("document.activeElement.getAttribute('aria-label')")
-        assert label.startswith(("tile", "square")), label
+        assert re.match(r"([KQNJ][♠♥♦♣], tile [bgry][kqnj][shdc]|square [a-h][1-8])$", label), label
         page.keyboard.press("Enter")
     page.wait_for_function("document.querySelectorAll('#moves li').length === 1")
     assert re.search(rf"P{first + 1} \+1\b", page.inner_text("#last")), page.inner_text("#last")  # a first tile scores 1
@@ -381,16 +430,27 @@ def test_the_opponents_move_is_animated_unless_motion_is_reduced(server, browser
     page = context.new_page()
     page.goto(f"{server.url}/play/{created['id']}#token={created['seats'][0]['token']}")
     page.wait_for_selector("#board svg")
-    assert page.locator("#board svg .arrive").count() == 0  # the first view brings nothing to animate
+    moved = "#board svg .arrive, #board svg .travel"
+    assert page.locator(moved).count() == 0  # the first view brings nothing to animate
+    # record every animation the page starts, with where its shape began
+    page.evaluate("""() => { window.started = []; const animate = Element.prototype.animate;
+        Element.prototype.animate = function (frames, options) { window.started.push(
+            {line: this.dataset.line, from: frames[0].transform, ms: options.duration}); return animate.call(this, frames, options); }; }""")
     deadline = time.monotonic() + 60
-    while not page.locator("#board svg .arrive").count():  # play until the computer has answered
+    while not page.locator(moved).count():  # play until the computer has answered
         assert time.monotonic() < deadline, "the computer's move never arrived"
         targets = page.locator("#board svg .target")
         if targets.count():
             targets.first.click()
         page.wait_for_timeout(100)
-    style = page.locator("#board svg .arrive").first.evaluate(
-        "e => [getComputedStyle(e).animationName, getComputedStyle(e).animationDuration]")
-    assert style == (["arrive", "0.3s"] if motion == "no-preference" else ["none", "0s"])
+    started = page.evaluate("window.started")
+    if motion == "reduce":
+        assert started == [] and page.locator("#board svg .travel").count() == 0
+        assert page.locator("#board svg .arrive").first.evaluate("e => getComputedStyle(e).animationName") == "none"
+    else:
+        # the computer's tiles travel from their factory or the centre to a pattern line or the floor
+        assert started and all(a["line"] in ("1", "2", "3", "4", "5", "f") and a["ms"] == 300 for a in started)
+        assert all(re.match(r"translate\(-?[\d.]+px, -?[\d.]+px\) scale\(0\.8\)", a["from"]) for a in started)
+        assert any(a["from"] != "translate(0px, 0px) scale(0.8)" for a in started)
     assert page.locator("#board svg .last-move").count() >= 1  # and the last move stays marked
     context.close()

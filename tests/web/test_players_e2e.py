@@ -19,7 +19,7 @@ def register(page, base, username):
     page.fill("#register [name=username]", username)
     page.fill("#register [name=password]", PASSWORD)
     page.click("#register button")
-    page.wait_for_url(f"**/players/{username}")
+    page.wait_for_url("**/players/**")
 
 
 def play_by_clicks(pages, seconds=240):
@@ -128,3 +128,26 @@ def test_a_chosen_piece_can_be_changed_before_the_last_click(server, browser):
     page.wait_for_function("document.querySelectorAll('#moves li').length === 1")
     assert page.inner_text("#moves li").split()[1].startswith("2")  # the move took from factory 2
     page.close()
+
+
+def test_a_profile_lists_the_turn_based_games_waiting_for_the_player(server, browser):
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    username = "carol" + str(int(time.time() * 1000))[-6:]
+    register(page, server.url, username)
+    turn_based = {"kind": "turn", "hours": 48}
+    mine = page.request.post(f"{server.url}/api/games", data={
+        "game": "azul", "players": ["human", "random"], "clock": turn_based}).json()
+    waiting = page.request.post(f"{server.url}/api/games", data={  # its second seat is still open
+        "game": "azul", "players": ["human", "human"], "open_seats": [2], "clock": turn_based}).json()
+    deadline = time.monotonic() + 30
+    while page.request.get(f"{server.url}/api/games/{mine['id']}").json()["view"]["to_move"] != 0:
+        assert time.monotonic() < deadline, "the computer did not move"  # chance may let it start
+        time.sleep(0.1)
+    page.goto(f"{server.url}/players/{username}")
+    page.wait_for_selector("#turns:not([hidden]) #turn-games li")
+    assert page.eval_on_selector_all("#turn-games a", "links => links.map(a => a.getAttribute('href'))") \
+        == [f"/play/{mine['id']}"]
+    assert waiting["id"] not in page.inner_text("#turn-games")
+    page.click(f"#turn-games a[href='/play/{mine['id']}']")
+    page.wait_for_selector("#board svg .target")  # the account's seat, no token in the link
+    page.context.close()

@@ -364,9 +364,10 @@ class State(ABC):
 
         return Text(self.observation_string(viewer))
 
-    def svg(self, viewer: int = SPECTATOR) -> str:
+    def svg(self, viewer: int = SPECTATOR, narrow: bool = False) -> str:
         """The table as an SVG picture, as ``viewer`` sees it; by default the
-        text rendering drawn in monospace (games draw their own)."""
+        text rendering drawn in monospace (games draw their own). ``narrow``
+        asks for a phone's layout, where the game draws one."""
         from tileworks.core.svg import text_picture
 
         return text_picture(self.observation_string(viewer), self.decision())
@@ -414,7 +415,8 @@ class DelegatingState(State):
       ``string_to_action``, ``state_fields``, ``state_from_fields``,
       ``view``; optionally ``clicks`` and ``describe_move`` for the browser;
     - ``render`` (required): ``render_text``; optionally ``render_rich``
-      (else plain text) and ``render_svg`` (else the text drawn as SVG);
+      (else plain text), ``render_svg`` (else the text drawn as SVG) and
+      ``render_svg_narrow`` (a phone's layout; else ``render_svg``);
     - ``heuristics`` (optional): ``evaluate`` and search settings (else the
       score, and searches roll out to the end of the game);
     - ``observation`` (optional): ``tensor_size`` and ``observation_tensor``
@@ -462,10 +464,14 @@ class DelegatingState(State):
         render_rich = getattr(self.render, "render_rich", None)
         return render_rich(self.view(viewer)) if render_rich else super().rich_text(viewer)
 
-    def svg(self, viewer: int = SPECTATOR) -> str:
+    def svg(self, viewer: int = SPECTATOR, narrow: bool = False) -> str:
         """The table as an SVG picture, as ``viewer`` sees it (the text
-        rendering drawn in monospace when the game draws no SVG)."""
+        rendering drawn in monospace when the game draws no SVG). With
+        ``narrow``, the render module's ``render_svg_narrow`` where it has
+        one: the same shapes laid out for a phone."""
         render_svg = getattr(self.render, "render_svg", None)
+        if narrow:
+            render_svg = getattr(self.render, "render_svg_narrow", render_svg)
         return render_svg(self.view(viewer)) if render_svg else super().svg(viewer)
 
     def choices(self) -> list[dict[str, Any]]:

@@ -354,11 +354,12 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
     async def get_game(
         game_id: str, account: Player, x_seat_token: Annotated[str | None, Header(max_length=600)] = None,
         picture: Annotated[bool, Query(description="add the SVG picture, the move list and the clicks")] = False,
+        narrow: Annotated[bool, Query(description="the picture laid out for a phone")] = False,
     ) -> dict[str, Any]:
         found = await room(game_id)
         seats = hub().seats_of(found, tokens_from(x_seat_token), account)
         await hub().join(found, seats)
-        return hub().payload(found, seats, picture)
+        return hub().payload(found, seats, picture, narrow)
 
     @app.post("/api/games/{game_id}/moves", responses=ERRORS, summary="Make a move with a seat's token")
     async def make_move(
@@ -388,7 +389,9 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
         )
 
     @app.get("/api/games/{game_id}/replay", responses=ERRORS, summary="A finished game, move by move")
-    async def replay(game_id: str, move: Annotated[int, Query(ge=0, le=100_000)] = 0) -> dict[str, Any]:
+    async def replay(game_id: str, move: Annotated[int, Query(ge=0, le=100_000)] = 0,
+                     narrow: Annotated[bool, Query(description="the picture laid out for a phone")] = False,
+                     ) -> dict[str, Any]:
         found = await room(game_id)
         if not found.state.is_terminal():
             raise ServerError(409, _("only a finished game can be replayed"))
@@ -397,7 +400,7 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
             raise ServerError(400, _("this game has {total} moves", total=total))
         state = position_after(found, move)
         return {"id": found.id, "game": found.row.game, "move": move, "moves": found.log,
-                "svg": state.svg(SPECTATOR), "decision": state.decision(), "result": found.row.result}
+                "svg": state.svg(SPECTATOR, narrow), "decision": state.decision(), "result": found.row.result}
 
     @app.post("/api/games/{game_id}/rematch", responses=ERRORS, summary="Play again, seats rotated")
     async def rematch(
@@ -413,7 +416,8 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
     @app.websocket("/api/games/{game_id}/ws")
     async def live(websocket: WebSocket, game_id: str) -> None:
         """Live play. Send ``{"tokens": [...]}`` first (an empty list to
-        watch; ``"picture": true`` adds the SVG, move list and clicks; ``"lang": "ja"``
+        watch; ``"picture": true`` adds the SVG, move list and clicks, ``"narrow": true``
+        lays the SVG out for a phone; ``"lang": "ja"``
         picks the language of sentences and pictures); then ``{"move": "...", "ply": N}``. Every change of the game
         arrives as a ``view`` message; a refused move as an ``error``."""
         await websocket.accept()
@@ -425,6 +429,7 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
             account = await account_of(app.state.accounts, websocket.cookies)
             client.seats = hub().seats_of(found, tokens, account)
             client.picture = isinstance(hello, dict) and hello.get("picture") is True
+            client.narrow = isinstance(hello, dict) and hello.get("narrow") is True
             if isinstance(hello, dict) and hello.get("lang") in LANGUAGES:
                 client.lang = use_language(hello["lang"])
         except ServerError as error:
@@ -436,7 +441,7 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
         try:
             await hub().join(found, client.seats)  # tells the others
             found.clients.add(client)
-            await client.send(hub().payload(found, client.seats, client.picture))
+            await client.send(hub().payload(found, client.seats, client.picture, client.narrow))
             while True:
                 try:
                     message = await client.receive()
@@ -532,6 +537,7 @@ class _Socket:
         self.websocket = websocket
         self.seats: list[int] = []
         self.picture = False
+        self.narrow = False
         self.lang = current_language()
         self._sending = asyncio.Lock()
 

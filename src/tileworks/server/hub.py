@@ -86,6 +86,7 @@ class Room:
     #: views of the current state by viewer and language (many clients share one)
     views: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict)
     pictures: dict[tuple[int, str], str] = field(default_factory=dict)
+    narrow_pictures: dict[tuple[int, str], str] = field(default_factory=dict)  # a phone's layout
     views_at: int = -1
     #: the players' moves so far, in notation (public in every game)
     log: list[dict[str, Any]] = field(default_factory=list)
@@ -508,20 +509,22 @@ class Hub:
         for client in list(room.clients):
             try:
                 with language(client.lang):
-                    payload = self.payload(room, client.seats, client.picture)
+                    payload = self.payload(room, client.seats, client.picture, client.narrow)
                 await client.send(payload)
             except Exception:  # a client gone away: forget it
                 room.clients.discard(client)
 
-    def payload(self, room: Room, seats: list[int], picture: bool = False) -> dict[str, Any]:
+    def payload(self, room: Room, seats: list[int], picture: bool = False, narrow: bool = False) -> dict[str, Any]:
         """What a client holding ``seats`` sees (spectators: no seats). With
-        ``picture``, also the SVG of its view, the move list, and, for the
-        seat to move, the clicks that make each legal move."""
+        ``picture``, also the SVG of its view (laid out for a phone when
+        ``narrow``), the move list, and, for the seat to move, the clicks
+        that make each legal move."""
         state, row = room.state, room.row
         viewer = viewer_of(state, seats)
         extra: dict[str, Any] = {}
         if picture:
-            svg = _cached(room, room.pictures, viewer, state.svg)
+            svg = _cached(room, room.narrow_pictures if narrow else room.pictures, viewer,
+                          lambda seen: state.svg(seen, narrow))
             # chance and the end have no seat to move, and so no choices
             extra = {"svg": svg, "moves": room.log, "choices": state.choices() if state.current_player() in seats else []}
         if state.is_terminal():
@@ -578,6 +581,7 @@ def _cached(room: Room, cache: dict[tuple[int, str], Any], viewer: int, make: An
     if room.views_at != room.row.version:
         room.views.clear()
         room.pictures.clear()
+        room.narrow_pictures.clear()
         room.views_at = room.row.version
     key = (viewer, current_language())
     found = cache.get(key)

@@ -107,27 +107,27 @@ def check_pictures_hide_what_they_must(state, rng):
     """Each seat's SVG is well-formed and the same for any deal of what that
     seat cannot see."""
     for seat in list(range(state.game().num_players())) + [SPECTATOR]:
-        picture = state.svg(seat)
-        ElementTree.fromstring(picture)
-        assert state.resample_hidden(seat, rng).svg(seat) == picture
+        for narrow in (False, True):
+            picture = state.svg(seat, narrow)
+            ElementTree.fromstring(picture)
+            assert state.resample_hidden(seat, rng).svg(seat, narrow) == picture
 
 
 def check_every_choice_can_be_clicked(state):
-    """Each legal move's clicks name shapes in the mover's picture (or are
-    buttons), and no two moves share their clicks."""
+    """Each legal move's clicks name shapes in the mover's picture, wide and
+    narrow (or are buttons), and no two moves share their clicks."""
     mover = state.current_player()
-    picture = ElementTree.fromstring(state.svg(mover))
-    shapes = [
-        {key[5:]: value for key, value in e.attrib.items() if key.startswith("data-")} for e in picture.iter()
-    ]
     choices = state.choices()
     assert [c["move"] for c in choices] == [state.action_to_string(a) for a in state.legal_actions()]
     sequences = [json.dumps(c["clicks"], sort_keys=True) for c in choices if c["clicks"]]
     assert len(sequences) == len(set(sequences)), "two moves share their clicks"
     wanted = {json.dumps(click, sort_keys=True) for c in choices for click in c["clicks"] if "button" not in click}
-    for text in wanted:
-        click = json.loads(text)
-        assert any(click.items() <= shape.items() for shape in shapes), f"nothing to click for {click}"
+    for narrow in (False, True):
+        shapes = [{key[5:]: value for key, value in e.attrib.items() if key.startswith("data-")}
+                  for e in ElementTree.fromstring(state.svg(mover, narrow)).iter()]
+        for text in wanted:
+            click = json.loads(text)
+            assert any(click.items() <= shape.items() for shape in shapes), f"nothing to click for {click} ({narrow=})"
 
 
 def check_observation_tensors(state, game):

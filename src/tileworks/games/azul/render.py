@@ -124,8 +124,107 @@ TILE = 22
 
 
 def _svg_tile(svg: Any, x: float, y: float, letter: str, size: float = TILE, **data: Any) -> None:
-    svg.rect(x, y, size - 2, size - 2, rx=3, fill=SVG_FILL[letter], stroke="#555", **data)
+    """A tile with its colour's letter, one group so that they move together."""
+    svg.open_group(**data)
+    svg.rect(x, y, size - 2, size - 2, rx=3, fill=SVG_FILL[letter], stroke="#555")
     svg.cue(x, y, size - 2, letter.upper(), dark=letter in "yw")
+    svg.close_group()
+
+
+def _svg_factories(svg: Any, view: dict[str, Any], left: float, top: float, per_row: int, tile: float) -> tuple[float, float]:
+    """The factories, ``per_row`` to a row, then the centre: the right and bottom edges drawn."""
+    radius = tile * 1.55
+    x, y, right = left, top, left
+    for number, tiles in enumerate(view["factories"], start=1):
+        cx, cy = x + radius, y + radius
+        svg.circle(cx, cy, radius, fill="#f7efe0", stroke="#b9a27a", data_source=str(number))
+        for i, letter in enumerate(tiles):
+            _svg_tile(svg, cx - tile + (i % 2) * tile + 1, cy - tile + (i // 2) * tile + 1, letter, tile,
+                      data_source=str(number), data_colour=letter)
+        svg.text(cx, cy + radius + 12, str(number), size=10)
+        right = max(right, x + 2 * radius)
+        x += 2 * radius + 8
+        if number % per_row == 0 and number < len(view["factories"]):
+            x, y = left, y + 2 * radius + 18
+    factories_bottom = y + 2 * radius + 14
+    centre_per_row = 8 if per_row > 2 else 7
+    if per_row > 2:  # beside the factories
+        centre_x, centre_y = x + 4, top
+    else:  # below them
+        centre_x, centre_y = left, factories_bottom + 4
+    count = len(view["centre"]) + (1 if view["marker_in_centre"] else 0)
+    rows = max(1, -(-count // centre_per_row))
+    height = max(2 * radius if per_row > 2 else tile + 8, rows * tile + 8)
+    svg.rect(centre_x, centre_y, centre_per_row * tile + 8, height, rx=8, fill="#efe7d6", stroke="#b9a27a", data_source="c")
+    cells = (["1"] if view["marker_in_centre"] else []) + list(view["centre"])
+    for i, letter in enumerate(cells):
+        tx, ty = centre_x + 4 + (i % centre_per_row) * tile, centre_y + 4 + (i // centre_per_row) * tile
+        if letter == "1":
+            svg.rect(tx, ty, tile - 2, tile - 2, rx=3, fill="#fff", stroke="#555")
+            svg.text(tx + tile / 2 - 1, ty + tile * 0.68, "1", size=12, aria_label=_("first-player marker"))
+        else:
+            _svg_tile(svg, tx, ty, letter, tile, data_source="c", data_colour=letter)
+    svg.text(centre_x + 4, centre_y + height + 12, _("centre"), size=10, anchor="start")
+    return max(right, centre_x + centre_per_row * tile + 8), max(factories_bottom, centre_y + height + 14)
+
+
+def _svg_board(svg: Any, view: dict[str, Any], seat_index: int, bx: float, by: float, tile: float,
+               wall_tile: float) -> tuple[float, float]:
+    """One seat's pattern lines, wall and floor at ``bx, by``: its width and height."""
+    seat = view["seats"][seat_index]
+    gap = 12 if wall_tile == tile else 4  # between the lines and the wall
+    width, height = 5 * tile + gap + 5 * wall_tile + 16, 24 + 6 * tile + 10
+    mover = view["to_move"] == seat_index
+    grey = view["variant"] == "grey"
+    svg.open_group(data_seat=str(seat_index))
+    svg.rect(bx, by, width, height, rx=8, fill="#faf6ee", stroke="#d08a2a" if mover else "#b9a27a",
+             stroke_width=3 if mover else 1)
+    label = _("{seat}  {points} points", seat=seat["name"], points=seat["points"])
+    if seat.get("starter"):
+        label += "  " + _("(starts)")
+    svg.text(bx + 8, by + 16, label, size=12, anchor="start", font_weight="bold" if mover else None)
+    for line, content in enumerate(seat["lines"]):
+        y = by + 24 + line * tile
+        for slot in range(line + 1):
+            x0 = bx + 8 + (4 - slot) * tile
+            if slot < len(content):
+                _svg_tile(svg, x0, y, content[slot], tile, data_seat=str(seat_index), data_line=str(line + 1))
+            else:
+                svg.rect(x0, y, tile - 2, tile - 2, rx=3, fill="#fff", stroke="#c9b48c",
+                         data_seat=str(seat_index), data_line=str(line + 1))
+        wall_y = y + (tile - wall_tile) / 2
+        for column, letter in enumerate(seat["wall"][line]):
+            x0 = bx + 8 + 5 * tile + gap + column * wall_tile
+            data = {"data_seat": str(seat_index), "data_row": str(line + 1), "data_column": str(column + 1)}
+            if letter != ".":
+                _svg_tile(svg, x0, wall_y, letter, wall_tile, **data)
+            else:
+                pale = "#e6e6e6" if grey else SVG_PALE[COLOUR_LETTERS[(column - line) % 5]]
+                svg.rect(x0, wall_y, wall_tile - 2, wall_tile - 2, rx=3, fill=pale, stroke="#c9b48c", **data)
+                if not grey:  # the wall's pattern: which colour goes here
+                    svg.cue(x0, wall_y, wall_tile - 2, COLOUR_LETTERS[(column - line) % 5].upper(), dark=True, faint=True)
+    floor_y = by + 24 + 5 * tile + 6
+    floor = ("1" if seat.get("marker") else "") + seat["floor"]
+    for space in range(7):
+        x0 = bx + 8 + space * tile
+        penalty = FLOOR_PENALTY[space + 1] - FLOOR_PENALTY[space]
+        if space < len(floor) and floor[space] != "1":
+            _svg_tile(svg, x0, floor_y, floor[space], tile, data_seat=str(seat_index), data_line="f")
+        else:
+            svg.rect(x0, floor_y, tile - 2, tile - 2, rx=3, fill="#fff", stroke="#c9b48c",
+                     data_seat=str(seat_index), data_line="f")
+            svg.text(x0 + tile / 2 - 1, floor_y + tile * 0.64, "1" if space < len(floor) else f"-{penalty}",
+                     size=9 if space >= len(floor) else 12, fill="#999" if space >= len(floor) else "#000")
+    svg.close_group()
+    return width, height
+
+
+def _header(view: dict[str, Any]) -> str:
+    return _("Azul — round {round} — bag {bag}, lid {lid}", round=view["round"], bag=view["bag"], lid=view["lid"])
+
+
+def _title(view: dict[str, Any]) -> str:
+    return _("Azul, round {round}: {decision}", round=view["round"], decision=view["decision"])
 
 
 def render_svg(view: dict[str, Any]) -> str:
@@ -137,80 +236,40 @@ def render_svg(view: dict[str, Any]) -> str:
 
     svg = Svg()
     pad = 8
-    svg.text(pad, 16, _("Azul — round {round} — bag {bag}, lid {lid}", round=view["round"], bag=view["bag"], lid=view["lid"]),
-             size=13, anchor="start")
-    # factories in a row, then the centre
-    radius, x = 34, pad
-    for number, tiles in enumerate(view["factories"], start=1):
-        cx, cy = x + radius, 28 + radius
-        svg.circle(cx, cy, radius, fill="#f7efe0", stroke="#b9a27a", data_source=str(number))
-        for i, letter in enumerate(tiles):
-            _svg_tile(svg, cx - TILE + (i % 2) * TILE + 1, cy - TILE + (i // 2) * TILE + 1, letter,
-                      data_source=str(number), data_colour=letter)
-        svg.text(cx, cy + radius + 12, str(number), size=10)
-        x += 2 * radius + 8
-    centre_x, per_row = x + 4, 8
-    count = len(view["centre"]) + (1 if view["marker_in_centre"] else 0)
-    rows = max(1, -(-count // per_row))
-    svg.rect(centre_x, 28, per_row * TILE + 8, max(2 * radius, rows * TILE + 8), rx=8, fill="#efe7d6",
-             stroke="#b9a27a", data_source="c")
-    cells = (["1"] if view["marker_in_centre"] else []) + list(view["centre"])
-    for i, letter in enumerate(cells):
-        tx, ty = centre_x + 4 + (i % per_row) * TILE, 32 + (i // per_row) * TILE
-        if letter == "1":
-            svg.rect(tx, ty, TILE - 2, TILE - 2, rx=3, fill="#fff", stroke="#555")
-            svg.text(tx + TILE / 2 - 1, ty + 15, "1", size=12, aria_label=_("first-player marker"))
-        else:
-            _svg_tile(svg, tx, ty, letter, data_source="c", data_colour=letter)
-    svg.text(centre_x + 4, 28 + max(2 * radius, rows * TILE + 8) + 12, _("centre"), size=10, anchor="start")
-    top = 28 + max(2 * radius, rows * TILE + 8) + 24
-    width = max(centre_x + per_row * TILE + 8 + pad, 2 * (11 * TILE + 40) + pad)
-    board_w, board_h = 11 * TILE + 30, 7 * TILE + 34
-    grey = view["variant"] == "grey"
-    for seat_index, seat in enumerate(view["seats"]):
-        bx = pad + (seat_index % 2) * (board_w + 10)
-        by = top + (seat_index // 2) * (board_h + 10)
-        mover = view["to_move"] == seat_index
-        svg.open_group(data_seat=str(seat_index))
-        svg.rect(bx, by, board_w, board_h, rx=8, fill="#faf6ee", stroke="#d08a2a" if mover else "#b9a27a",
-                 stroke_width=3 if mover else 1)
-        label = _("{seat}  {points} points", seat=seat["name"], points=seat["points"])
-        if seat.get("starter"):
-            label += "  " + _("(starts)")
-        svg.text(bx + 8, by + 16, label, size=12, anchor="start", font_weight="bold" if mover else None)
-        for line, content in enumerate(seat["lines"]):
-            y = by + 24 + line * TILE
-            for slot in range(line + 1):
-                x0 = bx + 8 + (4 - slot) * TILE
-                if slot < len(content):
-                    _svg_tile(svg, x0, y, content[slot], data_seat=str(seat_index), data_line=str(line + 1))
-                else:
-                    svg.rect(x0, y, TILE - 2, TILE - 2, rx=3, fill="#fff", stroke="#c9b48c",
-                             data_seat=str(seat_index), data_line=str(line + 1))
-            for column, letter in enumerate(seat["wall"][line]):
-                x0 = bx + 8 + 5 * TILE + 12 + column * TILE
-                data = {"data_seat": str(seat_index), "data_row": str(line + 1), "data_column": str(column + 1)}
-                if letter != ".":
-                    _svg_tile(svg, x0, y, letter, **data)
-                else:
-                    pale = "#e6e6e6" if grey else SVG_PALE[COLOUR_LETTERS[(column - line) % 5]]
-                    svg.rect(x0, y, TILE - 2, TILE - 2, rx=3, fill=pale, stroke="#c9b48c", **data)
-                    if not grey:  # the wall's pattern: which colour goes here
-                        svg.cue(x0, y, TILE - 2, COLOUR_LETTERS[(column - line) % 5].upper(), dark=True, faint=True)
-        floor_y = by + 24 + 5 * TILE + 6
-        floor = ("1" if seat.get("marker") else "") + seat["floor"]
-        for space in range(7):
-            x0 = bx + 8 + space * TILE
-            penalty = FLOOR_PENALTY[space + 1] - FLOOR_PENALTY[space]
-            if space < len(floor) and floor[space] != "1":
-                _svg_tile(svg, x0, floor_y, floor[space], data_seat=str(seat_index), data_line="f")
-            else:
-                svg.rect(x0, floor_y, TILE - 2, TILE - 2, rx=3, fill="#fff", stroke="#c9b48c",
-                         data_seat=str(seat_index), data_line="f")
-                svg.text(x0 + TILE / 2 - 1, floor_y + 14, "1" if space < len(floor) else f"-{penalty}",
-                         size=9 if space >= len(floor) else 12, fill="#999" if space >= len(floor) else "#000")
-        svg.close_group()
-    rows_of_boards = -(-len(view["seats"]) // 2)
-    height = top + rows_of_boards * (board_h + 10) + 24
+    svg.text(pad, 16, _header(view), size=13, anchor="start")
+    right, top = _svg_factories(svg, view, pad, 28, per_row=len(view["factories"]), tile=TILE)
+    top += 10
+    board_w = board_h = 0.0
+    for seat_index in range(len(view["seats"])):
+        board_w, board_h = _svg_board(svg, view, seat_index, pad + (seat_index % 2) * (board_w + 10),
+                                      top + (seat_index // 2) * (board_h + 10), TILE, TILE)
+    width = max(right + pad, 2 * (board_w + 10) + pad)
+    height = top + -(-len(view["seats"]) // 2) * (board_h + 10) + 24
     svg.text(pad, height - 8, view["decision"], size=12, anchor="start")
-    return svg.render(width, height, _("Azul, round {round}: {decision}", round=view["round"], decision=view["decision"]))
+    return svg.render(width, height, _title(view))
+
+
+#: a phone's layout: the pieces a player clicks are drawn large, the walls
+#: (never clicked) smaller beside the lines, everything in one column
+NARROW_TILE, NARROW_WALL_TILE = 24, 11
+
+
+def render_svg_narrow(view: dict[str, Any]) -> str:
+    """The table as :func:`render_svg` draws it, laid out for a narrow
+    screen: two factories to a row, the centre below them, then the seats'
+    boards one under another. About 200 units wide, so that on a 390 px
+    phone every factory tile, pattern line and floor space is at least
+    40 px across."""
+    from tileworks.core.svg import Svg
+
+    svg = Svg()
+    pad = 4
+    svg.text(pad, 14, _header(view), size=11, anchor="start")
+    right, top = _svg_factories(svg, view, pad, 24, per_row=2, tile=NARROW_TILE)
+    board_w = 0.0
+    for seat_index in range(len(view["seats"])):
+        board_w, board_h = _svg_board(svg, view, seat_index, pad, top, NARROW_TILE, NARROW_WALL_TILE)
+        top += board_h + 8
+    height = top + 18
+    svg.text(pad, height - 6, view["decision"], size=11, anchor="start")
+    return svg.render(max(right, pad + board_w) + pad, height, _title(view))

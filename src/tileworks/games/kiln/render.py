@@ -158,11 +158,12 @@ def render_rich(view: dict[str, Any]):
     return rich(layout(view))
 
 
-def render_svg(view: dict[str, Any], cell: int = 28) -> str:
+def render_svg(view: dict[str, Any], cell: int = 28, narrow: bool = False) -> str:
     """An SVG picture of the kiln, its border and the warehouses (Jupyter
     shows it). Shapes carry ``data-border``, ``data-kiln`` and
     ``data-warehouse``/``data-cell``, so that a client can make the legal
-    choices clickable."""
+    choices clickable. ``narrow``: laid out for a phone (see
+    :func:`render_svg_narrow`)."""
     from tileworks.core.svg import Svg
 
     svg = Svg()
@@ -190,16 +191,21 @@ def render_svg(view: dict[str, Any], cell: int = 28) -> str:
             else:
                 square(x, y, view["kiln"][7 - rank][f - 1], data_kiln=name)
     small = cell // 2
-    if view["pending"]:  # the group taken, waiting to be placed
-        px = pad + 8 * cell + 10
-        svg.text(px, head + 10, _("to place"), size=10, anchor="start")
+    # on a phone the warehouses' cells and sale handles are as large as the kiln's
+    spot, handle = (cell, cell - 4) if narrow else (small, HANDLE)
+    top = head + 8 * cell + 10
+    if view["pending"]:  # the group taken, waiting to be placed: beside the kiln, or below it on a phone
+        px, py = (pad, top) if narrow else (pad + 8 * cell + 10, head)
+        svg.text(px, py + 10, _("to place"), size=10, anchor="start")
         letter = view["colour"][0].upper() if view["colour"] else "."
         for r, row in enumerate(view["pending"]):
             for c, ch in enumerate(row):
                 if ch == "#":
-                    square(px + c * small, head + 16 + r * small, letter, small)
-    top = head + 8 * cell + 10
+                    square(px + c * small, py + 16 + r * small, letter, small)
+        if narrow:
+            top += 16 + sum("#" in row for row in view["pending"]) * small + 8
     left = pad
+    right = left
     for seat_index, seat in enumerate(view["seats"]):
         mover = view["to_move"] == seat_index
         for colour, disc, rows in zip(seat["colours"], seat["discs"], seat["warehouses"], strict=True):
@@ -208,19 +214,35 @@ def render_svg(view: dict[str, Any], cell: int = 28) -> str:
             for r, row in enumerate(rows):
                 for c, ch in enumerate(row):
                     letter = colour[0].upper() if ch == "#" else "."
-                    square(left + c * small, top + 14 + r * small, letter, small,
+                    square(left + c * spot, top + 14 + r * spot, letter, spot,
                            data_warehouse=colour, data_cell=f"{r + 1}{c + 1}")
             # a handle beside each complete row and below each complete column: what a sale clicks
             for r, row in enumerate(rows):
                 if "." not in row:
-                    svg.rect(left + 5 * small + 1, top + 15 + r * small, HANDLE, small - 4, rx=2, fill=HANDLE_FILL,
+                    svg.rect(left + 5 * spot + 1, top + 15 + r * spot, handle, spot - 4, rx=2, fill=HANDLE_FILL,
                              data_warehouse=colour, data_sale=f"r{r + 1}")
             for c in range(5):
                 if all(row[c] == "#" for row in rows):
-                    svg.rect(left + c * small + 1, top + 14 + 5 * small + 1, small - 4, HANDLE, rx=2, fill=HANDLE_FILL,
+                    svg.rect(left + c * spot + 1, top + 14 + 5 * spot + 1, spot - 4, handle, rx=2, fill=HANDLE_FILL,
                              data_warehouse=colour, data_sale=f"c{c + 1}")
-            left += 5 * small + 20
-    width = max(pad * 2 + 8 * cell + (5 * small + 20 if view["pending"] else 0), left, 260)
-    height = top + 14 + 5 * small + HANDLE + 24
+            right = max(right, left + 5 * spot + handle + 4)
+            if narrow:  # one warehouse under another
+                top += 14 + 5 * spot + handle + 16
+            else:
+                left += 5 * spot + 20
+    if narrow:
+        width = max(pad * 2 + 8 * cell, right + pad)
+        height = top + 8
+    else:
+        width = max(pad * 2 + 8 * cell + (5 * small + 20 if view["pending"] else 0), left, 260)
+        height = top + 14 + 5 * small + HANDLE + 24
     svg.text(pad, height - 6, view["decision"], size=11, anchor="start")
     return svg.render(width, height, _("KILN: {decision}", decision=view["decision"]))
+
+
+def render_svg_narrow(view: dict[str, Any]) -> str:
+    """The picture of :func:`render_svg` laid out for a narrow screen: the
+    group to place below the kiln, then the warehouses one under another
+    with cells and sale handles as large as the kiln's, so that on a 390 px
+    phone every one is at least 40 px across."""
+    return render_svg(view, narrow=True)

@@ -125,8 +125,8 @@ def render_svg(view: dict[str, Any]) -> str:
     for cell in fitting:
         x, y = map(int, cell.split(","))
         px, py = corner(x, y)
-        svg.rect(px + 2, py + 2, CELL - 4, CELL - 4, fill="#fff7d6", stroke="#d08a2a", stroke_dasharray="4 3",
-                 data_cell=cell)
+        svg.rect(px, py, CELL, CELL, fill="#fff7d6", stroke="#d08a2a", stroke_dasharray="4 3",
+                 data_cell=cell)  # the whole cell, to be easy to hit on a phone
     for x, y, code in view["layout"]:
         px, py = corner(x, y)
         _svg_tile(svg, px, py, code, CELL, data_cell=f"{x},{y}")

@@ -24,6 +24,10 @@ function agentName(spec) {
   return _("computer ({spec})", { spec: spec });
 }
 
+// a phone's screen: the server draws the board laid out for it, with every
+// piece a player clicks at least 40 px across
+const NARROW = matchMedia("(max-width: 480px)");
+
 function seatName(seat) {
   return "P" + (seat + 1);
 }

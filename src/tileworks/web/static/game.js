@@ -40,6 +40,10 @@ function clicksAt(level) {
 // too; ``kind``: a "target" of the next step, the "picked" shape of an earlier
 // step, or an "alternative" to it
 function clickable(element, label, action, kind = "target") {
+  // what the shape shows (a tile's value and sign) is read out first, so
+  // that a voice user can say what they see
+  const shown = element.textContent.replace(/\s+/g, "");
+  if (shown && !label.includes(shown)) label = shown + ", " + label;
   element.classList.add(kind);
   element.setAttribute("tabindex", "0");
   element.setAttribute("role", "button");
@@ -109,7 +113,62 @@ function drawStatus() {
   $("rematch").hidden = !(current.status === "finished" && current.you.length);
 }
 
+// where the shapes named by the first click of ``entry`` are on the screen
+// now (the tiles a move takes), as one point, or null where the picture
+// shows none of them (another seat's hand)
+function sourceOf(entry) {
+  const svg = $("board").querySelector("svg");
+  const first = entry && entry.clicks && entry.clicks[0];
+  if (!svg || !first) return null;
+  const boxes = [...svg.querySelectorAll("*")].filter((e) => matches(e, first)).map((e) => e.getBoundingClientRect());
+  if (!boxes.length) return null;
+  const left = Math.min(...boxes.map((b) => b.left)), right = Math.max(...boxes.map((b) => b.right));
+  const top = Math.min(...boxes.map((b) => b.top)), bottom = Math.max(...boxes.map((b) => b.bottom));
+  return { x: (left + right) / 2, y: (top + bottom) / 2 };
+}
+
+// another seat's move just came in: the shapes its last click names travel
+// from where its first click's shapes were (Azul's tiles from the factory
+// to the line) or, with nothing to travel from, grow into place; 300 ms,
+// and nothing moves for a reader who asked for reduced motion
+function animateArrival(svg, entry, from) {
+  const landing = entry.clicks.length ? [...svg.querySelectorAll("*")].filter((e) => matches(e, entry.clicks[entry.clicks.length - 1])) : [];
+  const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const scale = svg.getScreenCTM() ? svg.getScreenCTM().a : 1;
+  for (const shape of svg.querySelectorAll(".last-move")) {
+    if (!from || still || !landing.includes(shape) || entry.clicks.length < 2) {
+      shape.classList.add("arrive");
+      continue;
+    }
+    const box = shape.getBoundingClientRect();
+    const dx = (from.x - (box.left + box.right) / 2) / scale, dy = (from.y - (box.top + box.bottom) / 2) / scale;
+    shape.classList.add("travel");
+    shape.animate([{ transform: `translate(${dx}px, ${dy}px) scale(0.8)`, opacity: 0.6 }, { transform: "none", opacity: 1 }],
+      { duration: 300, easing: "ease-out" });
+  }
+}
+
+// on a phone every piece to click is at least 40 px across: where a
+// picture is too wide for that (a large Tiles layout), it is drawn larger
+// and the board scrolls sideways, the first piece to click in view
+const FINGER = 40;
+
+function fitTargets(svg) {
+  const shapes = [...svg.querySelectorAll(".target, .alternative, .picked")];
+  svg.style.width = "";
+  if (!NARROW.matches || !shapes.length) return;
+  const smallest = Math.min(...shapes.map((e) => { const b = e.getBBox(); return Math.min(b.width, b.height); }));
+  const box = svg.viewBox.baseVal;
+  const needed = (FINGER + 0.5) / smallest;
+  if (svg.getBoundingClientRect().width / box.width >= needed) return;
+  svg.style.width = Math.ceil(box.width * needed) + "px";
+  svg.style.maxWidth = "none";
+  shapes[0].scrollIntoView({ block: "nearest", inline: "center" });
+}
+
 function draw() {
+  const newest = current.moves[current.moves.length - 1];
+  const from = arriving ? sourceOf(newest) : null;
   $("board").innerHTML = current.svg;  // drawn by the server's renderer, text escaped there
   drawStatus();
   const buttons = $("buttons");
@@ -128,8 +187,8 @@ function draw() {
   const svg = $("board").querySelector("svg");
   const last = current.moves[current.moves.length - 1];
   if (svg && last) markLastMove(svg, last);
-  if (svg && arriving) {  // another seat's move just came in: its shapes grow into place
-    for (const shape of svg.querySelectorAll(".last-move")) shape.classList.add("arrive");
+  if (svg && arriving) {
+    animateArrival(svg, last, from);
     arriving = false;
   }
   if (svg) {
@@ -158,6 +217,7 @@ function draw() {
       }
     }
   }
+  if (svg) fitTargets(svg);
   const labels = new Set();
   for (const click of next) {
     if ("button" in click && !labels.has(click.button)) {
@@ -317,7 +377,8 @@ let arriving = false;
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(scheme + "://" + location.host + "/api/games/" + gameId + "/ws");
-  socket.addEventListener("open", () => socket.send(JSON.stringify({ tokens: tokens, picture: true, lang: LANG })));
+  socket.addEventListener("open", () => socket.send(JSON.stringify(
+    { tokens: tokens, picture: true, narrow: NARROW.matches, lang: LANG })));
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "view") {
@@ -340,6 +401,9 @@ function connect() {
     else setTimeout(connect, 1000);
   });
 }
+
+// turned from a phone's width to a wider one (or back): the picture's layout follows
+NARROW.addEventListener("change", () => { if (socket) socket.close(); });
 
 $("type-form").addEventListener("submit", (event) => {
   event.preventDefault();

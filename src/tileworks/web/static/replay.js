@@ -11,7 +11,7 @@ async function show(move) {
   $("slider").value = String(move);
   let data = cache.get(move);
   if (!data) {
-    const response = await fetch("/api/games/" + gameId + "/replay?move=" + move);
+    const response = await fetch("/api/games/" + gameId + "/replay?move=" + move + (NARROW.matches ? "&narrow=true" : ""));
     data = await response.json();
     if (!response.ok) { $("status").textContent = data.error; return; }
     cache.set(move, data);
@@ -32,6 +32,7 @@ async function show(move) {
   }));
 }
 
+NARROW.addEventListener("change", () => { cache.clear(); show(Number($("slider").value)); });
 $("slider").addEventListener("input", () => show(Number($("slider").value)));
 $("back").addEventListener("click", () => show(Number($("slider").value) - 1));
 $("forward").addEventListener("click", () => show(Number($("slider").value) + 1));
