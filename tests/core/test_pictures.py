@@ -26,9 +26,12 @@ def test_azul_shows_every_tile_on_the_factories_and_in_the_centre(random_positio
     takeable = [e for e in shapes(state.svg(), "data-colour") if e.get("data-source")]
     assert len(takeable) == on_table
     assert {e.get("data-source") for e in takeable} <= {str(i) for i in range(1, 8)} | {"c"}
-    # each of the three boards: 15 pattern-line spaces, 25 wall spaces, 7 floor spaces
-    assert len([e for e in shapes(state.svg(), "data-line") if e.tag == f"{NS}rect"]) == 3 * (15 + 7)
-    assert len(shapes(state.svg(), "data-row")) == 3 * 25
+    # each of the three boards: 15 pattern-line spaces, 25 wall spaces, 7 floor spaces (an
+    # empty space a rect, a tile a group of its square and letter), in either layout
+    for narrow in (False, True):
+        picture = state.svg(narrow=narrow)
+        assert len([e for e in shapes(picture, "data-line") if e.tag in (f"{NS}rect", f"{NS}g")]) == 3 * (15 + 7)
+        assert len(shapes(picture, "data-row")) == 3 * 25
 
 
 def test_tiles_draws_each_laid_tile_and_marks_where_the_movers_tiles_fit(random_position):
