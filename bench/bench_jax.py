@@ -1,0 +1,137 @@
+"""Batched random play on JAX: steps/s for tileworks' JAX engines at several
+batch sizes, beside the Python engine and Pgx's own backgammon on the same
+device in the same run; compile time and memory per environment; and, with
+--check N, the full cross-check against the Python engine.
+
+Usage:
+  python bench/bench_jax.py [GAME ...] [--batches 1 64 1024 16384 65536] [--seconds S] [-o KEY=VALUE ...]
+  python bench/bench_jax.py azul --check 10000       # 0 disagreements expected
+
+A step is one decision of a seat, with the chance that follows it (the
+bag's draws) done inside the step. Finished games restart at once
+(pgx.experimental.auto_reset). Prints figures; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import random
+import sys
+import time
+
+import jax
+import jax.numpy as jnp
+import pgx
+from pgx.experimental import auto_reset
+
+sys.path.insert(0, os.path.dirname(__file__))
+from bench_random_play import cpu_model  # noqa: E402
+
+import tileworks  # noqa: E402
+import tileworks.jax  # noqa: E402
+from tileworks.jax.crosscheck import cross_check  # noqa: E402
+
+
+def device_name() -> str:
+    device = jax.devices()[0]
+    return f"{device.platform.upper()} {getattr(device, 'device_kind', '')} ({cpu_model()})" \
+        if device.platform == "cpu" else f"{device.platform.upper()} {device.device_kind}"
+
+
+def state_bytes(state) -> int:
+    return sum(leaf.nbytes for leaf in jax.tree_util.tree_leaves(state))
+
+
+def batched_random_play(env, batch: int, seconds: float):
+    """(steps/s, compile seconds, bytes per environment) of random play at ``batch``."""
+    init = jax.jit(jax.vmap(env.init))
+    step = jax.vmap(auto_reset(env.step, env.init))
+
+    def one(carry, _):
+        state, key = carry
+        key, pick, chance = jax.random.split(key, 3)
+        logits = jnp.log(state.legal_action_mask.astype(jnp.float32))
+        action = jax.random.categorical(pick, logits, axis=-1)
+        state = step(state, action, jax.random.split(chance, batch))
+        return (state, key), None
+
+    chunk = max(4, min(256, 2_000_000 // (batch * 64)))
+
+    @jax.jit
+    def run(state, key):
+        (state, key), _ = jax.lax.scan(one, (state, key), None, length=chunk)
+        return state, key
+
+    started = time.perf_counter()
+    state = init(jax.random.split(jax.random.PRNGKey(0), batch))
+    state, key = run(state, jax.random.PRNGKey(1))
+    jax.block_until_ready(state)
+    compiled = time.perf_counter() - started
+    steps, started = 0, time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        state, key = run(state, key)
+        jax.block_until_ready(state)
+        steps += chunk * batch
+    return steps / (time.perf_counter() - started), compiled, state_bytes(state) // batch
+
+
+def python_random_play(game, seconds: float) -> float:
+    """Decisions per second of the Python engine (its chance nodes included in the time)."""
+    rng = random.Random(0)
+    decisions, started = 0, time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(tileworks.core.sample_chance(state, rng))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                decisions += 1
+    return decisions / (time.perf_counter() - started)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("games", nargs="*", default=["azul"])
+    parser.add_argument("--batches", nargs="+", type=int, default=[1, 64, 1024, 16384, 65536])
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("-o", "--option", action="append", default=[], help="KEY=VALUE game option")
+    parser.add_argument("--check", type=int, default=0, help="cross-check this many games instead")
+    parser.add_argument("--no-reference", action="store_true", help="skip Pgx's backgammon")
+    args = parser.parse_args()
+    options = {}
+    for item in args.option:
+        key, _, value = item.partition("=")
+        options[key] = int(value) if value.isdigit() else value
+    print(f"# {datetime.date.today()}  {device_name()}  jax {jax.__version__}  pgx {pgx.__version__}  "
+          f"python {platform.python_version()}")
+    for name in args.games:
+        env = tileworks.jax.make(name, **options)
+        label = f"{name} {env.game.options()}"
+        if args.check:
+            started = time.perf_counter()
+            report = cross_check(env, games=args.check, seed=2026, batch=min(args.check, 1000))
+            print(f"{label}: cross-check of {report.games} games, {report.steps} steps: "
+                  f"{len(report.disagreements)} disagreements ({time.perf_counter() - started:.0f} s)")
+            for line in report.disagreements[:10]:
+                print("  ", line)
+            continue
+        python = python_random_play(env.game, args.seconds)
+        print(f"{label}: Python engine {python:,.0f} steps/s (one core)")
+        for batch in args.batches:
+            rate, compiled, size = batched_random_play(env, batch, args.seconds)
+            print(f"  batch {batch:>6}: {rate:>14,.0f} steps/s  ({rate / python:6.1f}x Python)  "
+                  f"compile {compiled:5.1f} s  {size:,} bytes/env")
+    if not args.check and not args.no_reference:
+        reference = pgx.make("backgammon")
+        print("pgx backgammon (reference):")
+        for batch in args.batches:
+            rate, compiled, size = batched_random_play(reference, batch, args.seconds)
+            print(f"  batch {batch:>6}: {rate:>14,.0f} steps/s  compile {compiled:5.1f} s  {size:,} bytes/env")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+"""Batched, functional engines in JAX for accelerators, speaking Pgx's API
+(optional extra: ``pip install 'tileworks[jax]'``).
+
+>>> import jax
+>>> import tileworks.jax
+>>> env = tileworks.jax.make("azul", players=3, variant="grey")
+>>> state = jax.jit(env.init)(jax.random.PRNGKey(0))
+>>> state.legal_action_mask.shape
+(245,)
+
+Each environment is registered with Pgx under ``tileworks-<game>`` (its
+default options), so ``pgx.make("tileworks-azul")`` and ``pgx.api_test``
+take it as one of Pgx's own.
+"""
+
+from __future__ import annotations
+
+import typing
+from typing import Any
+
+import pgx
+import pgx._src.api_test
+import pgx.core
+
+from tileworks.jax.core import ENV_PREFIX, Chance, TileworksEnv, TileworksState
+
+#: game name -> environment class
+ENVIRONMENTS: dict[str, type[TileworksEnv]] = {}
+
+
+def _load() -> None:
+    if not ENVIRONMENTS:
+        from tileworks.jax.azul import AzulEnv
+
+        ENVIRONMENTS.update({"azul": AzulEnv})
+
+
+def make(game: str, **options: Any) -> TileworksEnv:
+    """The environment of ``game`` with ``options`` (those of ``load_game``).
+
+    >>> make("chess")
+    Traceback (most recent call last):
+    ...
+    ValueError: no JAX engine for 'chess'; there are: azul
+    """
+    _load()
+    name = game.removeprefix(ENV_PREFIX)
+    if name not in ENVIRONMENTS:
+        raise ValueError(f"no JAX engine for {game!r}; there are: {', '.join(sorted(ENVIRONMENTS))}")
+    return ENVIRONMENTS[name](**options)
+
+
+def environment_of(state: TileworksState) -> TileworksEnv:
+    """An environment that can read ``state`` (its game, with the options its arrays' shapes tell)."""
+    _load()
+    return make(state.env_id, **dict(state._options))
+
+
+_pgx_make = pgx.core.make
+
+
+def _make(env_id: str) -> Any:
+    if isinstance(env_id, str) and env_id.startswith(ENV_PREFIX):
+        return make(env_id)
+    return _pgx_make(env_id)
+
+
+def register_with_pgx() -> None:
+    """Add ``tileworks-<game>`` to Pgx's environment ids, so that
+    ``pgx.make`` builds them and ``pgx.api_test`` accepts their states."""
+    _load()
+    ids = tuple(ENV_PREFIX + name for name in sorted(ENVIRONMENTS))
+    known = typing.get_args(pgx.core.EnvId)
+    if not set(ids) <= set(known):
+        extended = typing.Literal[tuple(known) + tuple(i for i in ids if i not in known)]  # type: ignore[valid-type]
+        pgx.core.EnvId = extended
+        pgx._src.api_test.EnvId = extended
+        pgx.EnvId = extended
+    pgx.core.make = _make
+    pgx.make = _make
+
+
+register_with_pgx()
+
+__all__ = ["Chance", "ENVIRONMENTS", "TileworksEnv", "TileworksState", "environment_of", "make", "register_with_pgx"]

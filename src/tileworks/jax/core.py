@@ -1,0 +1,143 @@
+"""What every tileworks JAX environment shares: options checked as
+``load_game`` checks them, chance drawn from the key or imposed, Pgx's
+step semantics, and conversion to and from the Python engine's states.
+
+A game's environment implements ``_blank()`` (the arrays of an empty
+table), ``_start(state, chance)`` (the opening chance and the first
+decision), ``_apply(state, action, chance)`` (a legal action and everything
+up to the next decision), ``_observe``, and ``to_fields``/``from_fields``
+(the Python engine's ``state_fields``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import pgx.core
+from pgx._src.struct import dataclass
+
+from tileworks.core.registry import game_info, load_game
+
+#: Pgx's convention: a hyphen marks a game from another source than Pgx's own
+ENV_PREFIX = "tileworks-"
+
+
+class Chance(NamedTuple):
+    """Where a step's chance outcomes come from: sampled from ``key``, or
+    ``outcomes`` imposed (the i-th chance node of the step takes
+    ``outcomes[i]``)."""
+
+    key: Any = None
+    outcomes: Any = None
+
+    def index(self, index: Any, upper: Any) -> Any:
+        """Outcome ``index`` of the step: a uniform integer in ``[0, upper)``, or the imposed one."""
+        if self.outcomes is not None:
+            return self.outcomes[index]
+        return jax.random.randint(jax.random.fold_in(self.key, index), (), 0, jnp.maximum(upper, 1))
+
+    def weighted(self, index: Any, weights: Any) -> Any:
+        """Outcome ``index``: ``i`` with probability ``weights[i] / sum``, or
+        the imposed one. Drawn as the Python engines draw, from one uniform
+        number scaled to the total."""
+        if self.outcomes is not None:
+            return self.outcomes[index]
+        total = weights.sum()
+        pick = jnp.floor(jax.random.uniform(jax.random.fold_in(self.key, index)) * total).astype(jnp.int32)
+        return jnp.minimum((jnp.cumsum(weights) <= pick).sum(), weights.shape[0] - 1).astype(jnp.int32)
+
+
+@dataclass
+class TileworksState(pgx.core.State):
+    """A tileworks game's state: Pgx's public fields, then the whole table."""
+
+    def to_svg(self, *, color_theme: Any = None, scale: Any = None) -> str:
+        """The table drawn by the Python engine's renderer (the first element of a batch)."""
+        from tileworks.jax import environment_of
+
+        state = self
+        if jnp.ndim(self.current_player) > 0:
+            state = jax.tree_util.tree_map(lambda leaf: leaf[0], self)
+        return environment_of(state).to_python(state).svg()
+
+    def save_svg(self, filename: str, *, color_theme: Any = None, scale: Any = None) -> None:
+        if not str(filename).endswith(".svg"):
+            raise ValueError(f"an SVG file name ends in .svg: {filename!r}")
+        with open(filename, "w", encoding="utf-8") as out:
+            out.write(self.to_svg())
+
+
+class TileworksEnv(pgx.core.Env):
+    """A tileworks game as a Pgx environment (see the module's docstring)."""
+
+    game_name: str
+
+    def __init__(self, **options: Any):
+        super().__init__()
+        info = game_info(self.game_name)
+        self.options = info.options.resolve(info.name, options)
+        self.game = load_game(self.game_name, **self.options)
+
+    def _init(self, key: Any) -> Any:
+        return self._start(self._blank(), Chance(key=key))
+
+    def init_with_chance(self, outcomes: Any) -> Any:
+        """The opening position with its chance outcomes imposed (as
+        ``max_chance`` integers, ``-1`` padded), not drawn."""
+        state = self._start(self._blank(), Chance(outcomes=jnp.asarray(outcomes, dtype=jnp.int32)))
+        return state.replace(observation=self.observe(state))
+
+    def _step(self, state: Any, action: Any, key: Any) -> Any:
+        return self._apply(self._fresh(state), action, Chance(key=key))
+
+    def step_with_chance(self, state: Any, action: Any, outcomes: Any) -> Any:
+        """:meth:`step` with the step's chance outcomes imposed (the i-th
+        chance node after the action takes ``outcomes[i]``), as the Python
+        engine would take them: a game replays exactly in both engines."""
+        chance = Chance(outcomes=jnp.asarray(outcomes, dtype=jnp.int32))
+        return self._step_as_pgx(state, action, lambda s, a: self._apply(self._fresh(s), a, chance))
+
+    def step(self, state: Any, action: Any, key: Any = None) -> Any:
+        if key is None:
+            raise ValueError("tileworks environments draw chance inside step: pass a PRNG key (step(state, action, key))")
+        return super().step(state, action, key)
+
+    def _step_as_pgx(self, state: Any, action: Any, apply: Any) -> Any:
+        """Pgx's step around ``apply``: a finished game stays as it is with no
+        reward; an illegal action ends the game with the mover penalised."""
+        illegal = ~state.legal_action_mask[action]
+        mover = state.current_player
+        state = jax.lax.cond(
+            state.terminated | state.truncated,
+            lambda: state.replace(rewards=jnp.zeros_like(state.rewards)),
+            lambda: apply(state.replace(_step_count=state._step_count + 1), action),
+        )
+        state = jax.lax.cond(illegal, lambda: self._step_with_illegal_action(state, mover), lambda: state)
+        state = jax.lax.cond(state.terminated, lambda: state.replace(legal_action_mask=jnp.ones_like(state.legal_action_mask)),
+                             lambda: state)
+        return state.replace(observation=self.observe(state))
+
+    def _fresh(self, state: Any) -> Any:
+        """The state with no chance outcome recorded yet for this step."""
+        return state.replace(_chance=jnp.full_like(state._chance, -1))
+
+    def scores(self, state: Any) -> Any:
+        """Each seat's score as the Python engine's ``scores()`` gives it."""
+        return state._points
+
+    # -- the Python engine ---------------------------------------------------------------------
+    def to_python(self, state: Any) -> Any:
+        """The Python engine's state for one (unbatched) JAX state: look at
+        it with ``tileworks render`` or in the browser, or play on from it."""
+        fields = self.to_fields(jax.device_get(state))
+        return type(self.game.new_initial_state()).notation.state_from_fields(self.game, fields)
+
+    def from_python(self, python_state: Any) -> Any:
+        """The JAX state of a Python engine state of this game and options."""
+        if python_state.game().name != self.game_name or python_state.game().options() != self.game.options():
+            raise ValueError(f"a state of {python_state.game().name} {python_state.game().options()}, "
+                             f"not of this environment's {self.game_name} {self.game.options()}")
+        state = self.from_fields(python_state._fields())
+        return state.replace(observation=self.observe(state))
