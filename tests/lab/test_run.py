@@ -150,13 +150,17 @@ def test_ctrl_c_keeps_the_finished_games_and_says_how_to_continue(tmp_path):
     assert len(set(results(out))) == 240
 
 
+def _children(pid: int) -> list[int]:
+    return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
 def test_a_lost_worker_stops_the_run_which_then_continues(tmp_path):
     path, out = _long_study(tmp_path), tmp_path / "out"
     process = _study_process(path, out, workers=2)
     _wait_for_games(out)
-    children = [int(p) for p in Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()]
-    assert children, "the run has no worker processes"
-    os.kill(children[0], signal.SIGKILL)
+    workers = [w for child in _children(process.pid) for w in _children(child)]  # the fork server's children
+    assert workers, "the run has no worker processes"
+    os.kill(workers[0], signal.SIGKILL)
     _, err = process.communicate(timeout=60)
     assert process.returncode == 2 and "a worker process was lost" in " ".join(err.split())
     summary = run_study(load_study(path), out, workers=2)

@@ -9,6 +9,7 @@ results are the same game for game.
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -38,7 +39,10 @@ class LocalRunner:
                 yield fn(job)
             return
         queue = iter(jobs)
-        pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_end_with_parent)
+        # forkserver, not fork: a process that has started threads (JAX, a
+        # web server) cannot be forked safely
+        pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_end_with_parent,
+                                   mp_context=multiprocessing.get_context("forkserver"))
         pending: set[Future] = set()
         try:
             while True:

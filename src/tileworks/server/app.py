@@ -518,7 +518,8 @@ def player_profile(hub: Hub, username: str, viewer: Account | None) -> dict[str,
     your_turn = []
     if mine:
         for entry in games:
-            if entry["status"] != "finished" and hub.to_move(entry["id"]) == entry["seat"]:
+            # a game still waiting for players is nobody's turn yet
+            if entry["status"] == "playing" and hub.to_move(entry["id"]) == entry["seat"]:
                 your_turn.append(entry["id"])
     return {
         "username": account.username,
