@@ -6,6 +6,7 @@ device in the same run; compile time and memory per environment; and, with
 Usage:
   python bench/bench_jax.py [GAME ...] [--batches 1 64 1024 16384 65536] [--seconds S] [-o KEY=VALUE ...]
   python bench/bench_jax.py azul --check 10000       # 0 disagreements expected
+  python bench/bench_jax.py tuileries --api-test -o players=5   # Pgx's own API test
 
 A step is one decision of a seat, with the chance that follows it (the
 bag's draws) done inside the step. Finished games restart at once
@@ -45,6 +46,24 @@ def state_bytes(state) -> int:
     return sum(leaf.nbytes for leaf in jax.tree_util.tree_leaves(state))
 
 
+def uniform_legal(key, mask):
+    """A uniformly random legal action per game, from one random number each:
+    the k-th legal action, found block by block (``jax.random.categorical``
+    draws a number per action: with Tuileries' 4,096 actions, on a CPU,
+    that costs twenty times the step itself)."""
+    actions = mask.shape[-1]
+    block = 64
+    padded = jnp.pad(mask, [(0, 0)] * (mask.ndim - 1) + [(0, -actions % block)]).reshape(mask.shape[:-1] + (-1, block))
+    per_block = padded.sum(axis=-1)
+    count = per_block.sum(axis=-1)
+    k = jax.random.randint(key, count.shape, 0, jnp.maximum(count, 1))
+    before = jnp.cumsum(per_block, axis=-1)
+    which = jnp.argmax(before > k[..., None], axis=-1)
+    rest = k - jnp.take_along_axis(before - per_block, which[..., None], axis=-1)[..., 0]
+    inside = jnp.take_along_axis(padded, which[..., None, None], axis=-2)[..., 0, :]
+    return which * block + jnp.argmax(jnp.cumsum(inside, axis=-1) > rest[..., None], axis=-1)
+
+
 def batched_random_play(env, batch: int, seconds: float):
     """(steps/s, compile seconds, bytes per environment) of random play at ``batch``."""
     init = jax.jit(jax.vmap(env.init))
@@ -53,9 +72,7 @@ def batched_random_play(env, batch: int, seconds: float):
     def one(carry, _):
         state, key = carry
         key, pick, chance = jax.random.split(key, 3)
-        logits = jnp.log(state.legal_action_mask.astype(jnp.float32))
-        action = jax.random.categorical(pick, logits, axis=-1)
-        state = step(state, action, jax.random.split(chance, batch))
+        state = step(state, uniform_legal(pick, state.legal_action_mask), jax.random.split(chance, batch))
         return (state, key), None
 
     chunk = max(4, min(256, 2_000_000 // (batch * 64)))
@@ -101,6 +118,7 @@ def main() -> None:
     parser.add_argument("-o", "--option", action="append", default=[], help="KEY=VALUE game option")
     parser.add_argument("--check", type=int, default=0, help="cross-check this many games instead")
     parser.add_argument("--no-reference", action="store_true", help="skip Pgx's backgammon")
+    parser.add_argument("--api-test", action="store_true", help="run Pgx's own API test instead")
     args = parser.parse_args()
     options = {}
     for item in args.option:
@@ -111,6 +129,12 @@ def main() -> None:
     for name in args.games:
         env = tileworks.jax.make(name, **options)
         label = f"{name} {env.game.options()}"
+        if args.api_test:
+            started = time.perf_counter()
+            with tileworks.jax.pgx_api_test_fixed():
+                pgx.api_test(env, num=3)
+            print(f"{label}: Pgx's api_test passed ({time.perf_counter() - started:.0f} s)")
+            continue
         if args.check:
             started = time.perf_counter()
             report = cross_check(env, games=args.check, seed=2026, batch=min(args.check, 1000))
@@ -125,7 +149,7 @@ def main() -> None:
             rate, compiled, size = batched_random_play(env, batch, args.seconds)
             print(f"  batch {batch:>6}: {rate:>14,.0f} steps/s  ({rate / python:6.1f}x Python)  "
                   f"compile {compiled:5.1f} s  {size:,} bytes/env")
-    if not args.check and not args.no_reference:
+    if not args.check and not args.api_test and not args.no_reference:
         reference = pgx.make("backgammon")
         print("pgx backgammon (reference):")
         for batch in args.batches:

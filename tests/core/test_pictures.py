@@ -3,6 +3,7 @@ the `tileworks render` command."""
 
 from __future__ import annotations
 
+import json
 from xml.etree import ElementTree
 
 from typer.testing import CliRunner
@@ -74,3 +75,18 @@ def test_render_draws_a_records_position_as_text_or_svg(tmp_path, random_positio
     assert out.read_text() == state.svg(1)
     bad = runner.invoke(app, ["render", str(record), "--ply", "9999"])
     assert bad.exit_code == 2 and "--ply must be between 0 and" in bad.output
+
+
+def test_render_draws_a_saved_position_as_its_seat_sees_it(tmp_path, random_position):
+    state = random_position("tuileries", 9)
+    saved = tmp_path / "position.json"
+    saved.write_text(json.dumps(state.to_json()), encoding="utf-8")
+    runner = CliRunner()
+    seen = runner.invoke(app, ["render", str(saved), "--seat", "1"])
+    assert seen.exit_code == 0, seen.output
+    assert seen.output.strip() == state.observation_string(0).strip()  # P1's hand, the other hands as sizes
+    stepped = runner.invoke(app, ["render", str(saved), "--ply", "3"])
+    assert stepped.exit_code == 2 and "holds one position" in stepped.output
+    saved.write_text(json.dumps({**state.to_json(), "options": {"players": 9}}), encoding="utf-8")
+    broken = runner.invoke(app, ["render", str(saved)])
+    assert broken.exit_code == 2 and "players" in broken.output

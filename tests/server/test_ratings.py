@@ -39,17 +39,20 @@ def rated_game_between(alice, bob, game="tuileries"):
 
 
 def test_a_rated_game_between_two_accounts_moves_both_ratings_once(client):
-    register(client, "alice")
-    bob = new_client(client)
-    register(bob, "bob")
-    game_id = rated_game_between(client, bob)
-    final = play_out([client, bob], game_id)
-    returns = final["result"]["returns"]
+    for attempt in range(5):  # a shared win (the deal is secret, so chance decides) moves neither μ: play again
+        names = [f"alice{attempt}", f"bob{attempt}"]
+        register(client, names[0])
+        bob = new_client(client)
+        register(bob, names[1])
+        game_id = rated_game_between(client, bob)
+        final = play_out([client, bob], game_id)
+        returns = final["result"]["returns"]
+        if returns.count(max(returns)) == 1:
+            break
     winner = returns.index(max(returns))
     changes = final["result"]["ratings"]
     assert [c["before"] for c in changes] == [0.0, 0.0]  # newcomers show μ − 3σ = 0
-    board = client.get("/api/leaderboard/tuileries").json()
-    names = ["alice", "bob"]
+    board = [row for row in client.get("/api/leaderboard/tuileries").json() if row["username"] in names]
     assert [row["username"] for row in board] == [names[winner], names[1 - winner]]
     assert board[0]["mu"] > 25 > board[1]["mu"]
     assert [row["games"] for row in board] == [1, 1]
@@ -57,7 +60,7 @@ def test_a_rated_game_between_two_accounts_moves_both_ratings_once(client):
     # the game is over: nothing more is rated
     refused = client.post(f"/api/games/{game_id}/moves", json={"move": "x", "ply": final["ply"]})
     assert refused.status_code == 409
-    assert [row["games"] for row in client.get("/api/leaderboard/tuileries").json()] == [1, 1]
+    assert [row["games"] for row in client.get("/api/leaderboard/tuileries").json() if row["username"] in names] == [1, 1]
     profile = client.get(f"/api/players/{names[winner]}").json()
     assert profile["ratings"]["tuileries"]["games"] == 1
     (played,) = profile["games"]

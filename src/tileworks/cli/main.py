@@ -18,7 +18,7 @@ from tileworks.cli.replay import print_record, step_through
 from tileworks.cli.study import app as study_app
 from tileworks.core import SPECTATOR, RecordError
 from tileworks.core.i18n import LANGUAGES, _, language, system_language
-from tileworks.core.records import load_record
+from tileworks.core.records import is_record, load_position, load_record
 from tileworks.core.registry import game_info
 
 # help texts are translated as the commands are defined, in the terminal's language
@@ -133,27 +133,32 @@ def replay(
         print_record(loaded, console)
 
 
-@app.command(help=_("Draw a position of a saved game as text or SVG."))
+@app.command(help=_("Draw a position of a saved game, or a saved position, as text or SVG."))
 def render(
-    file: Annotated[Path, typer.Argument(help=_("a game record (JSON)"))],
+    file: Annotated[Path, typer.Argument(help=_("a game record, or a position saved as JSON (State.to_json)"))],
     ply: Annotated[Optional[int], typer.Option(help=_("draw the position after this many actions (default: the last)"))] = None,
     svg: Annotated[bool, typer.Option("--svg/--text", help=_("an SVG picture, or plain text"))] = False,
     seat: Annotated[Optional[int], typer.Option(help=_("draw as this seat (1-based) sees it; default: a spectator"))] = None,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help=_("write to this file instead of the terminal"))] = None,
 ) -> None:
     try:
-        loaded = load_record(file)
-        count = len(loaded.actions)
-        if ply is not None and not 0 <= ply <= count:
-            raise ValueError(_("--ply must be between 0 and {count}, the record's number of actions", count=count))
-        players = loaded.game.num_players()
+        if is_record(file):
+            loaded = load_record(file)
+            count = len(loaded.actions)
+            if ply is not None and not 0 <= ply <= count:
+                raise ValueError(_("--ply must be between 0 and {count}, the record's number of actions", count=count))
+            state = loaded.game.new_initial_state()
+            for action in loaded.actions[:count if ply is None else ply]:
+                state.apply_action(action)
+        else:
+            if ply is not None:
+                raise ValueError(_("--ply steps through a game record; {file} holds one position", file=str(file)))
+            state = load_position(file)
+        players = state.game().num_players()
         if seat is not None and not 1 <= seat <= players:
             raise ValueError(_("--seat must be between 1 and {players}", players=players))
     except ValueError as exc:
         _fail(str(exc))
-    state = loaded.game.new_initial_state()
-    for action in loaded.actions[:count if ply is None else ply]:
-        state.apply_action(action)
     viewer = SPECTATOR if seat is None else seat - 1
     drawing = state.svg(viewer) if svg else state.observation_string(viewer)
     if out is None:

@@ -167,6 +167,39 @@ def load_record(source: str | Path | dict[str, Any]) -> GameRecord:
     return GameRecord(game, list(players), actions, moves, movers, created if isinstance(created, str) else None)
 
 
+def is_record(source: str | Path | dict[str, Any]) -> bool:
+    """Whether ``source`` holds a game record (it names the record format),
+    rather than a saved position (``State.to_json()``)."""
+    data = _parse(source)
+    return isinstance(data, dict) and "format" in data
+
+
+def load_position(source: str | Path | dict[str, Any]) -> State:
+    """A position saved with ``State.to_json()`` (from a path, a JSON string
+    or a parsed dict), e.g. one batch element of a JAX state written by
+    ``TileworksState.save_position``; every field is checked.
+
+    >>> import tileworks
+    >>> state = tileworks.load_game("tuileries").new_initial_state()
+    >>> load_position(state.to_json()) == state
+    True
+    >>> load_position({"game": "chess", "options": {}})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tileworks.core.errors.RecordError: position: unknown game 'chess'; known games: azul, ...
+    """
+    data = _parse(source)
+    if not isinstance(data, dict):
+        raise RecordError("position: expected a JSON object at the top level")
+    if not isinstance(data.get("game"), str) or not isinstance(data.get("options"), dict):
+        raise RecordError("position: fields 'game' (a name) and 'options' (an object) are required")
+    try:
+        game = load_game(data["game"], **data["options"])
+    except ValueError as exc:
+        raise RecordError(f"position: {exc}") from None
+    return game.state_from_json(data)
+
+
 def _parse(source: str | Path | dict[str, Any]) -> Any:
     if isinstance(source, dict):
         return source

@@ -15,7 +15,9 @@ take it as one of Pgx's own.
 
 from __future__ import annotations
 
+import contextlib
 import typing
+from collections.abc import Iterator
 from typing import Any
 
 import pgx
@@ -31,8 +33,9 @@ ENVIRONMENTS: dict[str, type[TileworksEnv]] = {}
 def _load() -> None:
     if not ENVIRONMENTS:
         from tileworks.jax.azul import AzulEnv
+        from tileworks.jax.tuileries import TuileriesEnv
 
-        ENVIRONMENTS.update({"azul": AzulEnv})
+        ENVIRONMENTS.update({"azul": AzulEnv, "tuileries": TuileriesEnv})
 
 
 def make(game: str, **options: Any) -> TileworksEnv:
@@ -41,7 +44,7 @@ def make(game: str, **options: Any) -> TileworksEnv:
     >>> make("chess")
     Traceback (most recent call last):
     ...
-    ValueError: no JAX engine for 'chess'; there are: azul
+    ValueError: no JAX engine for 'chess'; there are: azul, tuileries
     """
     _load()
     name = game.removeprefix(ENV_PREFIX)
@@ -80,6 +83,32 @@ def register_with_pgx() -> None:
     pgx.make = _make
 
 
+def _act_randomly_on_last_axis(rng: Any, legal_action_mask: Any) -> Any:
+    import jax
+    import jax.numpy as jnp
+
+    return jax.random.categorical(rng, logits=jnp.log(legal_action_mask.astype(jnp.float32)), axis=-1)
+
+
+@contextlib.contextmanager
+def pgx_api_test_fixed() -> Iterator[None]:
+    """Run ``pgx.api_test`` inside this with its one JAX 0.10 fault fixed.
+
+    Pgx 2.6.0's ``api_test`` samples a single state's action along axis 1,
+    which JAX 0.10.1 and later refuse for every environment, Pgx's own
+    included (sotetsuk/pgx#1314); inside this block it samples along the
+    last axis, as the fix does."""
+    import jax
+
+    saved = pgx._src.api_test.act_randomly
+    pgx._src.api_test.act_randomly = jax.jit(_act_randomly_on_last_axis)
+    try:
+        yield
+    finally:
+        pgx._src.api_test.act_randomly = saved
+
+
 register_with_pgx()
 
-__all__ = ["Chance", "ENVIRONMENTS", "TileworksEnv", "TileworksState", "environment_of", "make", "register_with_pgx"]
+__all__ = ["Chance", "ENVIRONMENTS", "TileworksEnv", "TileworksState", "environment_of", "make", "pgx_api_test_fixed",
+           "register_with_pgx"]

@@ -55,12 +55,25 @@ class TileworksState(pgx.core.State):
 
     def to_svg(self, *, color_theme: Any = None, scale: Any = None) -> str:
         """The table drawn by the Python engine's renderer (the first element of a batch)."""
+        return self.to_python().svg()
+
+    def to_python(self) -> Any:
+        """The Python engine's state of this state (the first element of a batch)."""
         from tileworks.jax import environment_of
 
         state = self
         if jnp.ndim(self.current_player) > 0:
             state = jax.tree_util.tree_map(lambda leaf: leaf[0], self)
-        return environment_of(state).to_python(state).svg()
+        return environment_of(state).to_python(state)
+
+    def save_position(self, filename: str) -> None:
+        """Write the position (the first element of a batch) as the Python
+        engine's JSON (``State.to_json``): ``tileworks render FILE`` draws
+        it, ``load_position`` reads it back."""
+        import json
+
+        with open(filename, "w", encoding="utf-8") as out:
+            json.dump(self.to_python().to_json(), out, ensure_ascii=False, indent=1)
 
     def save_svg(self, filename: str, *, color_theme: Any = None, scale: Any = None) -> None:
         if not str(filename).endswith(".svg"):

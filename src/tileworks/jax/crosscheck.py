@@ -4,10 +4,11 @@ and compare them at every step.
 The JAX engine plays a batch of random games, drawing chance from its keys;
 each Python game takes the same actions and, at its chance nodes, the
 outcomes the JAX state recorded. After every step both must agree on the
-seat to move, the legal actions, the scores, the end and the returns.
+seat to move, the legal actions, the mover's observation, the scores, the
+end and the returns.
 
 >>> import tileworks.jax
->>> env = tileworks.jax.make("azul")
+>>> env = tileworks.jax.make("tuileries", players=3)
 >>> cross_check(env, games=2, seed=0).disagreements
 []
 """
@@ -60,6 +61,11 @@ def _compare(python: Any, jax_state: dict[str, np.ndarray], i: int) -> list[str]
         mask = np.flatnonzero(jax_state["legal_action_mask"][i]).tolist()
         if legal != mask:
             out.append(f"legal: python {legal}, jax {mask}")
+    seat = int(jax_state["current_player"][i])
+    seen = np.asarray(python.observation_tensor(seat), dtype=np.float32)
+    if not np.allclose(seen, jax_state["observation"][i], atol=1e-6):
+        where = np.flatnonzero(~np.isclose(seen, jax_state["observation"][i], atol=1e-6)).tolist()
+        out.append(f"observation of seat {seat} differs at {where[:10]}")
     scores = list(python.scores())
     if scores != jax_state["scores"][i].tolist():
         out.append(f"scores: python {scores}, jax {jax_state['scores'][i].tolist()}")
@@ -111,5 +117,5 @@ def cross_check(env: Any, games: int = 64, seed: int = 0, batch: int | None = No
 def _fetch(env: Any, state: Any) -> dict[str, np.ndarray]:
     return {name: np.asarray(value) for name, value in jax.device_get({
         "terminated": state.terminated, "rewards": state.rewards, "current_player": state.current_player,
-        "legal_action_mask": state.legal_action_mask, "scores": env.scores(state), "chance": state._chance,
+        "legal_action_mask": state.legal_action_mask, "observation": state.observation, "scores": env.scores(state), "chance": state._chance,
     }).items()}

@@ -1,0 +1,160 @@
+"""Every JAX engine against its Python engine: the same game step for step
+(random games, chance drawn by JAX and imposed from Python), Pgx's own API
+test, Pgx's handling of an illegal action, the observation, and states
+passed between the engines. Small sizes; bench/bench_jax.py runs the full
+cross-check."""
+
+from __future__ import annotations
+
+import random
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pgx
+import pytest
+
+import tileworks
+import tileworks.jax
+from tileworks.core.records import load_position
+from tileworks.jax.crosscheck import cross_check
+
+#: every game and option set, the default options first
+CONFIGS = [
+    ("azul", {}), ("azul", {"players": 3}), ("azul", {"players": 4}), ("azul", {"variant": "grey"}),
+    ("azul", {"players": 3, "variant": "grey", "tiebreak": "official"}), ("azul", {"players": 4, "variant": "grey"}),
+    ("tuileries", {}), ("tuileries", {"players": 3, "bonus_tile": True}), ("tuileries", {"players": 5}),
+    ("tuileries", {"players": 6, "bonus_tile": True, "circles": "b2,g2,b7,g7"}),
+]
+#: a whole game is at least this many decisions: Azul's five rounds or more of drafts, Tuileries' 64 tiles
+SHORTEST = {"azul": 40, "tuileries": 64}
+
+
+def _name(config):
+    game, options = config
+    return "-".join([game] + [f"{k}={v}" for k, v in options.items()])
+
+
+@pytest.fixture(scope="module", params=CONFIGS, ids=_name)
+def config(request):
+    return request.param
+
+
+@pytest.fixture(scope="module")
+def env(config):
+    game, options = config
+    return tileworks.jax.make(game, **options)
+
+
+def test_random_games_agree_with_the_python_engine_at_every_step(env):
+    report = cross_check(env, games=6, seed=7)
+    assert report.disagreements == []
+    assert report.games == 6 and report.steps >= 6 * SHORTEST[env.game_name]
+
+
+#: Pgx's API test compiles each environment afresh (half a minute for Azul on
+#: two cores), so here it covers each game's default and one option set per
+#: kind of option; `bench/bench_jax.py --api-test` runs it on every set above
+API_TESTED = [CONFIGS[i] for i in (0, 2, 4, 6, 9)]
+
+
+@pytest.mark.parametrize("config", API_TESTED, ids=_name)
+def test_pgx_api_test_passes(config, monkeypatch, tmp_path):
+    game, options = config
+    environment = pgx.make(f"tileworks-{game}") if not options else tileworks.jax.make(game, **options)
+    assert isinstance(environment, tileworks.jax.TileworksEnv) and environment.id == f"tileworks-{game}"
+    monkeypatch.chdir(tmp_path)
+    with tileworks.jax.pgx_api_test_fixed():
+        pgx.api_test(environment, num=1)
+
+
+@pytest.mark.parametrize("game, options", [("azul", {"players": 3, "variant": "grey"}),
+                                           ("tuileries", {"players": 4, "bonus_tile": True})])
+def test_a_python_game_replays_exactly_with_its_chance_imposed(game, options):
+    env = tileworks.jax.make(game, **options)
+    game = tileworks.load_game(game, **options)
+    rng = random.Random(11)
+    python = game.new_initial_state()
+
+    def chance_run():
+        drawn = []
+        while python.is_chance_node():
+            outcomes, weights = zip(*python.chance_outcomes())
+            drawn.append(rng.choices(outcomes, weights)[0])
+            python.apply_action(drawn[-1])
+        return drawn + [-1] * (env.max_chance - len(drawn))
+
+    init = jax.jit(env.init_with_chance)
+    step = jax.jit(env.step_with_chance)
+    state = init(jnp.asarray(chance_run()))
+    plies = 0
+    while not python.is_terminal():
+        assert int(state.current_player) == python.current_player()
+        assert np.flatnonzero(np.asarray(state.legal_action_mask)).tolist() == sorted(python.legal_actions())
+        action = rng.choice(python.legal_actions())
+        python.apply_action(action)
+        state = step(state, jnp.int32(action), jnp.asarray(chance_run()))
+        assert np.asarray(state._points).tolist() == python.scores()
+        plies += 1
+    assert bool(state.terminated) and np.asarray(state.rewards).tolist() == python.returns()
+    assert plies >= 60
+
+
+@pytest.mark.parametrize("game", ["azul", "tuileries"])
+def test_an_illegal_action_ends_that_game_only_with_a_penalty_for_its_mover(game):
+    env = tileworks.jax.make(game)
+    state = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(3), 2))
+    mask = np.asarray(state.legal_action_mask)
+    illegal = int(np.flatnonzero(~mask[0])[0])  # a colour its factory lacks; a tile not in hand
+    legal = int(np.flatnonzero(mask[1])[0])
+    movers = np.asarray(state.current_player)
+    after = jax.jit(jax.vmap(env.step))(state, jnp.asarray([illegal, legal]), jax.random.split(jax.random.PRNGKey(4), 2))
+    assert bool(after.terminated[0]) and not bool(after.terminated[1])
+    rewards = np.asarray(after.rewards[0])
+    assert rewards[movers[0]] == -1.0 and rewards[1 - movers[0]] == 1.0  # Pgx's rule: the mover loses
+    assert np.asarray(after.legal_action_mask[0]).all()  # any action is accepted once over
+    again = jax.jit(env.step)(jax.tree_util.tree_map(lambda x: x[0], after), jnp.int32(0), jax.random.PRNGKey(5))
+    assert bool(again.terminated) and not np.asarray(again.rewards).any()
+
+
+def test_step_without_a_key_unknown_games_and_options_are_refused_by_name():
+    env = tileworks.jax.make("azul")
+    with pytest.raises(ValueError, match="PRNG key"):
+        env.step(env.init(jax.random.PRNGKey(0)), jnp.int32(0))
+    with pytest.raises(ValueError, match="no JAX engine for 'chess'"):
+        tileworks.jax.make("chess")
+    with pytest.raises(ValueError, match="unknown option 'colour' for azul"):
+        tileworks.jax.make("azul", colour="red")
+    with pytest.raises(ValueError, match="players"):
+        tileworks.jax.make("azul", players=5)
+    with pytest.raises(ValueError, match="share a side"):
+        tileworks.jax.make("tuileries", circles="c3,d3,c6,f6")
+
+
+@pytest.mark.parametrize("game, players", [("azul", 2), ("tuileries", 3)])
+def test_a_state_crosses_between_the_engines_and_the_observations_agree(game, players, tmp_path):
+    env = tileworks.jax.make(game, players=players)
+    step = jax.jit(env.step)
+    state = env.init(jax.random.PRNGKey(21))
+    key = jax.random.PRNGKey(22)
+    for _ply in range(25):  # Azul: into the second round
+        key, pick, chance = jax.random.split(key, 3)
+        legal = np.flatnonzero(np.asarray(state.legal_action_mask))
+        state = step(state, jnp.int32(legal[int(jax.random.randint(pick, (), 0, len(legal)))]), chance)
+    python = env.to_python(state)
+    assert python.current_player() == int(state.current_player)
+    assert sorted(python.legal_actions()) == np.flatnonzero(np.asarray(state.legal_action_mask)).tolist()
+    assert python.scores() == np.asarray(state._points).tolist()
+    for viewer in range(players):
+        seen = env.observe(state.replace(current_player=jnp.int32(viewer)))
+        assert np.allclose(np.asarray(seen), python.observation_tensor(viewer), atol=1e-6)
+    back = env.from_python(python)
+    assert back._options == state._options
+    for name in state.__dataclass_fields__:
+        if name not in ("_chance", "_step_count", "_options"):  # what the last step drew, Pgx's count of steps
+            assert np.array_equal(np.asarray(getattr(back, name)), np.asarray(getattr(state, name))), name
+    assert "<svg" in state.to_svg() and state.to_svg() == python.svg()
+    state.save_position(tmp_path / "position.json")  # for `tileworks render position.json`
+    assert load_position(tmp_path / "position.json") == python
+    with pytest.raises(ValueError, match="not of this environment"):
+        tileworks.jax.make(game, players=players + 1).from_python(python)
