@@ -54,7 +54,8 @@ def uniform_legal(key, mask):
     actions = mask.shape[-1]
     block = 64
     padded = jnp.pad(mask, [(0, 0)] * (mask.ndim - 1) + [(0, -actions % block)]).reshape(mask.shape[:-1] + (-1, block))
-    per_block = padded.sum(axis=-1)
+    # summed as bytes: XLA's CPU backend sums booleans into int32 several times slower
+    per_block = padded.astype(jnp.uint8).sum(axis=-1, dtype=jnp.uint8).astype(jnp.int32)
     count = per_block.sum(axis=-1)
     k = jax.random.randint(key, count.shape, 0, jnp.maximum(count, 1))
     before = jnp.cumsum(per_block, axis=-1)
@@ -93,6 +94,22 @@ def batched_random_play(env, batch: int, seconds: float):
         jax.block_until_ready(state)
         steps += chunk * batch
     return steps / (time.perf_counter() - started), compiled, state_bytes(state) // batch
+
+
+#: copies of the batch a scanned, auto-reset step may hold at once (the
+#: state, its reset, its successor and their temporaries), with a margin
+LIVE_COPIES = 8
+
+
+def memory_available() -> int:
+    """Bytes free on the device: its memory limit less what is in use, or
+    the host's available memory on a CPU."""
+    stats = jax.devices()[0].memory_stats() or {}
+    if "bytes_limit" in stats:
+        return stats["bytes_limit"] - stats.get("bytes_in_use", 0)
+    with open("/proc/meminfo") as info:
+        fields = dict(line.split(":", 1) for line in info)
+    return int(fields["MemAvailable"].split()[0]) * 1024
 
 
 def python_random_play(game, seconds: float) -> float:
@@ -145,7 +162,12 @@ def main() -> None:
             continue
         python = python_random_play(env.game, args.seconds)
         print(f"{label}: Python engine {python:,.0f} steps/s (one core)")
+        size = state_bytes(env.init(jax.random.PRNGKey(0)))
         for batch in args.batches:
+            if batch * size * LIVE_COPIES > memory_available():
+                print(f"  batch {batch:>6}: skipped, {size:,} bytes/env would need about "
+                      f"{batch * size * LIVE_COPIES / 2**30:.0f} GiB here")
+                continue
             rate, compiled, size = batched_random_play(env, batch, args.seconds)
             print(f"  batch {batch:>6}: {rate:>14,.0f} steps/s  ({rate / python:6.1f}x Python)  "
                   f"compile {compiled:5.1f} s  {size:,} bytes/env")

@@ -17,6 +17,7 @@ import pytest
 import tileworks
 import tileworks.jax
 from tileworks.core.records import load_position
+from tileworks.games.tiles import DISCARD_HEAVY
 from tileworks.jax.crosscheck import cross_check
 
 #: every game and option set, the default options first
@@ -25,14 +26,16 @@ CONFIGS = [
     ("azul", {"players": 3, "variant": "grey", "tiebreak": "official"}), ("azul", {"players": 4, "variant": "grey"}),
     ("tuileries", {}), ("tuileries", {"players": 3, "bonus_tile": True}), ("tuileries", {"players": 5}),
     ("tuileries", {"players": 6, "bonus_tile": True, "circles": "b2,g2,b7,g7"}),
+    ("tiles", {}), ("tiles", {"players": 3, "tile_set": DISCARD_HEAVY}),
 ]
-#: a whole game is at least this many decisions: Azul's five rounds or more of drafts, Tuileries' 64 tiles
-SHORTEST = {"azul": 40, "tuileries": 64}
+#: a whole game is at least this many decisions: Azul's five rounds or more
+#: of drafts, Tuileries' 64 tiles, every Tiles tile but the first (45 by default)
+SHORTEST = {"azul": 40, "tuileries": 64, "tiles": 19}
 
 
 def _name(config):
     game, options = config
-    return "-".join([game] + [f"{k}={v}" for k, v in options.items()])
+    return "-".join([game] + [f"{k}={v if len(str(v)) < 20 else 'custom'}" for k, v in options.items()])
 
 
 @pytest.fixture(scope="module", params=CONFIGS, ids=_name)
@@ -55,7 +58,7 @@ def test_random_games_agree_with_the_python_engine_at_every_step(env):
 #: Pgx's API test compiles each environment afresh (half a minute for Azul on
 #: two cores), so here it covers each game's default and one option set per
 #: kind of option; `bench/bench_jax.py --api-test` runs it on every set above
-API_TESTED = [CONFIGS[i] for i in (0, 2, 4, 6, 9)]
+API_TESTED = [CONFIGS[i] for i in (0, 2, 4, 6, 9, 10)]
 
 
 @pytest.mark.parametrize("config", API_TESTED, ids=_name)
@@ -69,7 +72,8 @@ def test_pgx_api_test_passes(config, monkeypatch, tmp_path):
 
 
 @pytest.mark.parametrize("game, options", [("azul", {"players": 3, "variant": "grey"}),
-                                           ("tuileries", {"players": 4, "bonus_tile": True})])
+                                           ("tuileries", {"players": 4, "bonus_tile": True}),
+                                           ("tiles", {"players": 3})])
 def test_a_python_game_replays_exactly_with_its_chance_imposed(game, options):
     env = tileworks.jax.make(game, **options)
     game = tileworks.load_game(game, **options)
@@ -97,15 +101,15 @@ def test_a_python_game_replays_exactly_with_its_chance_imposed(game, options):
         assert np.asarray(state._points).tolist() == python.scores()
         plies += 1
     assert bool(state.terminated) and np.asarray(state.rewards).tolist() == python.returns()
-    assert plies >= 60
+    assert plies >= 44
 
 
-@pytest.mark.parametrize("game", ["azul", "tuileries"])
+@pytest.mark.parametrize("game", ["azul", "tuileries", "tiles"])
 def test_an_illegal_action_ends_that_game_only_with_a_penalty_for_its_mover(game):
     env = tileworks.jax.make(game)
     state = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(3), 2))
     mask = np.asarray(state.legal_action_mask)
-    illegal = int(np.flatnonzero(~mask[0])[0])  # a colour its factory lacks; a tile not in hand
+    illegal = int(np.flatnonzero(~mask[0])[0])  # a colour its factory lacks; a tile not in hand; a far cell
     legal = int(np.flatnonzero(mask[1])[0])
     movers = np.asarray(state.current_player)
     after = jax.jit(jax.vmap(env.step))(state, jnp.asarray([illegal, legal]), jax.random.split(jax.random.PRNGKey(4), 2))
@@ -129,9 +133,11 @@ def test_step_without_a_key_unknown_games_and_options_are_refused_by_name():
         tileworks.jax.make("azul", players=5)
     with pytest.raises(ValueError, match="share a side"):
         tileworks.jax.make("tuileries", circles="c3,d3,c6,f6")
+    with pytest.raises(ValueError, match="too small"):
+        tileworks.jax.make("tiles", tile_set="wwww,gggg")
 
 
-@pytest.mark.parametrize("game, players", [("azul", 2), ("tuileries", 3)])
+@pytest.mark.parametrize("game, players", [("azul", 2), ("tuileries", 3), ("tiles", 2)])
 def test_a_state_crosses_between_the_engines_and_the_observations_agree(game, players, tmp_path):
     env = tileworks.jax.make(game, players=players)
     step = jax.jit(env.step)

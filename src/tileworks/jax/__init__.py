@@ -33,9 +33,10 @@ ENVIRONMENTS: dict[str, type[TileworksEnv]] = {}
 def _load() -> None:
     if not ENVIRONMENTS:
         from tileworks.jax.azul import AzulEnv
+        from tileworks.jax.tiles import TilesEnv
         from tileworks.jax.tuileries import TuileriesEnv
 
-        ENVIRONMENTS.update({"azul": AzulEnv, "tuileries": TuileriesEnv})
+        ENVIRONMENTS.update({"azul": AzulEnv, "tiles": TilesEnv, "tuileries": TuileriesEnv})
 
 
 def make(game: str, **options: Any) -> TileworksEnv:
@@ -44,7 +45,7 @@ def make(game: str, **options: Any) -> TileworksEnv:
     >>> make("chess")
     Traceback (most recent call last):
     ...
-    ValueError: no JAX engine for 'chess'; there are: azul, tuileries
+    ValueError: no JAX engine for 'chess'; there are: azul, tiles, tuileries
     """
     _load()
     name = game.removeprefix(ENV_PREFIX)

@@ -49,6 +49,16 @@ class Chance(NamedTuple):
         return jnp.minimum((jnp.cumsum(weights) <= pick).sum(), weights.shape[0] - 1).astype(jnp.int32)
 
 
+def shared_win(points: Any) -> Any:
+    """Returns where the highest score wins and a tie shares the win (1/k each).
+
+    >>> shared_win(jnp.asarray([3, 5, 5])).tolist()
+    [0.0, 0.5, 0.5]
+    """
+    won = points == points.max()
+    return jnp.where(won, 1.0 / won.sum(), 0.0).astype(jnp.float32)
+
+
 @dataclass
 class TileworksState(pgx.core.State):
     """A tileworks game's state: Pgx's public fields, then the whole table."""

@@ -30,7 +30,7 @@ from tileworks.games.tuileries.constants import (
     EXTRA_TURN_AT, HAND_SIZE, OVER, PHASE_NAMES, PLAY, SQUARE_INDEX, SQUARE_NAMES, TILES, tile_name, tile_of,
 )
 from tileworks.games.tuileries.observation import SCORE_BOUND
-from tileworks.jax.core import ENV_PREFIX, TileworksEnv, TileworksState
+from tileworks.jax.core import ENV_PREFIX, TileworksEnv, TileworksState, shared_win
 
 TILE_IDS = jnp.arange(TILES, dtype=jnp.int32)
 #: each tile's colour, value and sign; its three groups pair them as
@@ -224,11 +224,6 @@ def score_for(board: Any, tile: Any, square: Any) -> Any:
     sizes = group.sum(axis=(1, 2))
     total = jnp.where(sizes > 1, sizes, 0).sum()
     return jnp.where(total > 0, total, 1).astype(jnp.int32)
-
-
-def shared_win(points: Any) -> Any:
-    won = points == points.max()
-    return jnp.where(won, 1.0 / won.sum(), 0.0).astype(jnp.float32)
 
 
 def observation(env: TuileriesEnv, state: TuileriesJaxState, viewer: Any) -> Any:

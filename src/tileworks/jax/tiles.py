@@ -1,0 +1,410 @@
+"""Tiles (BoneGames) as a batched, functional Pgx environment (JAX), the
+same game as :mod:`tileworks.games.tiles` step for step.
+
+**The window.** The Python layout is an unbounded grid; here it lives in a
+fixed square of ``2N + 1`` cells a side (``N`` tiles in the set) centred on
+the first tile. That is enough for every reachable layout: each tile is
+placed next to an earlier one, so the ``k``-th tile lies at most ``k - 1``
+steps from the first, and with ``N`` tiles every tile is within ``N - 1``
+of the centre in each direction and every empty cell next to one within
+``N``. The action ids are the Python engine's, counted in the frame of
+``N + 2`` cells a side that starts one cell below and left of the layout's
+bounds: ``((position * kinds + kind) << 2) | turn``, then one discard per
+kind, then the pass.
+
+**Areas** are kept as labels: every triangle of the layout carries the
+label of its area, and a placement joins labels (one pass over the window
+per side that touches a tile), so an area closed by the placement is found
+and measured without a search.
+
+Chance (the colours, the first player, the deal, the first tile and each
+draw) is resolved inside :meth:`TilesEnv.step` from the key, or taken from
+given outcomes by :meth:`TilesEnv.step_with_chance`, in the order of the
+Python engine's chance nodes. Hands and the deck stay in the state; a
+seat's observation holds only its own hand.
+
+>>> import jax
+>>> from tileworks.jax import make
+>>> env = make("tiles")
+>>> state = env.init(jax.random.PRNGKey(0))
+>>> env.num_actions, env.window
+(212089, 91)
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from pgx._src.struct import dataclass, field
+
+from tileworks.core import TERMINAL
+from tileworks.games.tiles.constants import DECIDE, HAND_SIZE, OPPOSITE, OVER, PHASE_NAMES, cell_xy
+from tileworks.games.tiles.observation import score_bound
+from tileworks.games.tiles.tileset import COLOUR_NAMES, FREE, colours_of, rotations
+from tileworks.jax.core import ENV_PREFIX, TileworksEnv, TileworksState, shared_win
+
+#: a step from a cell to its neighbour on each side (N, E, S, W), in (dy, dx)
+STEPS = ((1, 0), (0, 1), (-1, 0), (0, -1))
+
+
+@dataclass
+class TilesJaxState(TileworksState):
+    # Pgx's public fields
+    current_player: Any = jnp.int32(0)
+    observation: Any = jnp.zeros(0, dtype=jnp.float32)
+    rewards: Any = jnp.zeros(0, dtype=jnp.float32)
+    terminated: Any = jnp.bool_(False)
+    truncated: Any = jnp.bool_(False)
+    legal_action_mask: Any = jnp.zeros(0, dtype=jnp.bool_)
+    _step_count: Any = jnp.int32(0)
+    # the whole table
+    _code: Any = jnp.zeros(0, dtype=jnp.int8)  # [window cell]: 4 * kind + turn of its tile, -1 empty
+    _order: Any = jnp.zeros(0, dtype=jnp.int8)  # [window cell]: when its tile was placed (0 first), -1 empty
+    _label: Any = jnp.zeros((0, 4), dtype=jnp.int16)  # [window cell, side]: its triangle's area, -1 empty
+    _placed: Any = jnp.int32(0)  # tiles on the layout
+    _bounds: Any = jnp.zeros(4, dtype=jnp.int32)  # min x, max x, min y, max y of the layout
+    _hands: Any = jnp.zeros((0, 0), dtype=jnp.int32)  # [seat, kind]
+    _deck: Any = jnp.zeros(0, dtype=jnp.int32)  # [kind]
+    _discards: Any = jnp.zeros(0, dtype=jnp.int32)  # [kind]
+    _points: Any = jnp.zeros(0, dtype=jnp.int32)
+    _colour: Any = jnp.zeros(0, dtype=jnp.int32)  # [seat]: 0 white, 1 grey, 2 black
+    _seat: Any = jnp.int32(0)
+    _phase: Any = jnp.int32(DECIDE)
+    _first: Any = jnp.int32(-1)
+    _player: Any = jnp.int32(-1)  # the seat to move (the Python engine's player; -4 over)
+    _chance: Any = jnp.zeros(0, dtype=jnp.int32)  # the outcomes drawn by the last step, -1 padded
+    _options: tuple = field(pytree_node=False, default=())
+
+    @property
+    def env_id(self) -> str:
+        return ENV_PREFIX + "tiles"
+
+
+class TilesEnv(TileworksEnv):
+    """Tiles for 2 or 3 ``players`` with the default or a custom
+    ``tile_set``: the options of ``tileworks.load_game("tiles", ...)``."""
+
+    game_name = "tiles"
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        game = self.game
+        tileset = game.tileset
+        self.players = game.players
+        self.hand_size = HAND_SIZE[self.players]
+        self.kinds = game.kinds
+        self.tiles = len(tileset)
+        self.width = game.width  # the action frame
+        self.window = 2 * self.tiles + 1
+        self.centre = self.tiles
+        self.discard_base = game.discard_base
+        self.pass_action = game.pass_action
+        #: per code (4 * kind + turn), the colours of its N, E, S, W triangles
+        sides = np.full((4 * self.kinds, 4), 0, dtype=np.int32)
+        turns = np.zeros((self.kinds, 4), dtype=bool)  # the distinct orientations the engine lists
+        for kind, name in enumerate(tileset.kinds):
+            for turn, code in enumerate(rotations(name)):
+                sides[4 * kind + turn] = colours_of(code)
+            for turn, _code in tileset.orientations[kind]:
+                turns[kind, turn] = True
+        self.sides = jnp.asarray(sides)
+        #: FITS[pattern, kind, turn]: that orientation fits a cell with that requirement pattern
+        fits = np.zeros((256, self.kinds, 4), dtype=bool)
+        for pattern, row in enumerate(tileset.fits):
+            for kind, ok in enumerate(row):
+                fits[pattern, kind, list(ok)] = True
+        #: the same table packed 32 placements (kind, turn) to a word: a cell's
+        #: fitting placements are three words, not 96 booleans to gather
+        self.words = -(-4 * self.kinds // 32)
+        bits = np.zeros((256, 32 * self.words), dtype=np.uint32)
+        bits[:, :4 * self.kinds] = fits.reshape(256, -1)
+        self.fit_words = jnp.asarray((bits.reshape(256, self.words, 32) << np.arange(32, dtype=np.uint32)).sum(
+            axis=-1, dtype=np.uint32))
+        self.count = jnp.asarray(tileset.count, dtype=jnp.int32)
+        #: every tile of the set by kind, in kind order: a shuffle of it is a deal
+        self.tile_kinds = jnp.asarray([k for k, n in enumerate(tileset.count) for _ in range(n)], dtype=jnp.int32)
+        self.colourings = jnp.asarray(list(itertools.permutations(range(3), self.players)), dtype=jnp.int32)
+        self.dealt = self.players * self.hand_size
+        #: the most chance outcomes one step draws: at the start the colours,
+        #: the first player, the deal, the first tile and the first draw
+        self.max_chance = 4 + self.dealt
+        self.bound = score_bound(game)
+        self._place_jit = jax.jit(self._place)
+
+    # -- Pgx's Env ---------------------------------------------------------------------------
+    @property
+    def id(self) -> str:
+        return ENV_PREFIX + "tiles"
+
+    @property
+    def version(self) -> str:
+        return "v0"
+
+    @property
+    def num_players(self) -> int:
+        return self.players
+
+    def _blank(self) -> TilesJaxState:
+        n, k, cells = self.players, self.kinds, self.window * self.window
+        return TilesJaxState(
+            rewards=jnp.zeros(n, dtype=jnp.float32),
+            legal_action_mask=jnp.zeros(self.pass_action + 1, dtype=jnp.bool_),
+            _code=jnp.full(cells, -1, dtype=jnp.int8),
+            _order=jnp.full(cells, -1, dtype=jnp.int8),
+            _label=jnp.full((cells, 4), -1, dtype=jnp.int16),
+            _hands=jnp.zeros((n, k), dtype=jnp.int32),
+            _deck=self.count,
+            _discards=jnp.zeros(k, dtype=jnp.int32),
+            _points=jnp.zeros(n, dtype=jnp.int32),
+            _colour=jnp.full(n, -1, dtype=jnp.int32),
+            _chance=jnp.full(self.max_chance, -1, dtype=jnp.int32),
+            _options=tuple(sorted(self.options.items())),
+        )
+
+    def _start(self, state: TilesJaxState, chance: Any) -> TilesJaxState:
+        """Chance assigns the colours and the first player, deals the hands
+        (seat 1's first), turns up the first tile and gives the first player
+        their first draw."""
+        colouring = chance.index(0, self.colourings.shape[0])
+        first = chance.index(1, self.players)
+        drawn = self.dealt + 2
+        if chance.outcomes is None:
+            # tile after tile from the deck, each weighted by what is left, is
+            # the start of a shuffle of the whole set
+            # (-1 past the last tile: a small set can run out before the first draw)
+            shuffled = jax.random.permutation(jax.random.fold_in(chance.key, 2), self.tile_kinds)
+            kinds = jnp.pad(shuffled, (0, max(0, drawn - self.tiles)), constant_values=-1)[:drawn]
+        else:
+            kinds = chance.outcomes[2: 2 + drawn]
+        seats = jnp.arange(self.dealt) // self.hand_size
+        dealt = kinds[:self.dealt]
+        origin = kinds[self.dealt]
+        state = state.replace(
+            _colour=self.colourings[colouring], _first=first, _seat=first,
+            _hands=state._hands.at[seats, dealt].add(1),
+            _deck=state._deck.at[dealt].add(-1).at[origin].add(-1),
+            _chance=state._chance.at[0].set(colouring).at[1].set(first).at[2: 2 + self.dealt + 1].set(kinds[:-1]),
+        )
+        state, _ = self._place(state, jnp.int32(self.centre * self.window + self.centre), 4 * origin, jnp.int32(-1))
+        draws = state._deck.sum() > 0
+        state = state.replace(
+            _hands=state._hands.at[first, kinds[-1]].add(draws.astype(jnp.int32)),
+            _deck=state._deck.at[kinds[-1]].add(-draws.astype(jnp.int32)),
+            _chance=state._chance.at[self.max_chance - 1].set(jnp.where(draws, kinds[-1], -1)),
+        )
+        return self._finish(state.replace(_phase=jnp.int32(DECIDE), _player=first))
+
+    def _apply(self, state: TilesJaxState, action: Any, chance: Any) -> TilesJaxState:
+        seat = state._seat
+        placing = action < self.discard_base
+        discarding = ~placing & (action < self.pass_action)
+        position, kind = jnp.divmod(action >> 2, self.kinds)
+        py, px = jnp.divmod(position, self.width)
+        x = px - 1 + state._bounds[0]
+        y = py - 1 + state._bounds[2]
+        cell = (y + self.centre) * self.window + x + self.centre
+        placed, gained = self._place(state, cell, 4 * kind + (action & 3), state._colour[seat])
+        state = state.replace(**{name: jnp.where(placing, getattr(placed, name), getattr(state, name))
+                                 for name in ("_code", "_order", "_label", "_placed", "_bounds")})
+        taken = jnp.where(placing, kind, action - self.discard_base)
+        state = state.replace(
+            _hands=state._hands.at[seat, taken].add(-(placing | discarding).astype(jnp.int32)),
+            _discards=state._discards.at[taken].add(discarding.astype(jnp.int32)),
+            _points=state._points.at[seat].add(jnp.where(placing, gained, 0)),
+        )
+        # the next turn: the next seat draws while the deck lasts
+        over = (state._deck.sum() == 0) & (state._hands.sum() == 0)
+        following = (seat + 1) % self.players
+        draws = ~over & (state._deck.sum() > 0)
+        drawn = chance.weighted(0, state._deck)
+        state = state.replace(
+            _hands=state._hands.at[following, drawn].add(draws.astype(jnp.int32)),
+            _deck=state._deck.at[drawn].add(-draws.astype(jnp.int32)),
+            _chance=state._chance.at[0].set(jnp.where(draws, drawn, -1)),
+            _seat=jnp.where(over, seat, following),
+            _phase=jnp.where(over, OVER, DECIDE).astype(jnp.int32),
+            _player=jnp.where(over, TERMINAL, following).astype(jnp.int32),
+        )
+        return self._finish(state)
+
+    def _observe(self, state: TilesJaxState, player_id: Any) -> Any:
+        return observation(self, state, player_id)
+
+    # -- the layout ----------------------------------------------------------------------------
+    def _place(self, state: TilesJaxState, cell: Any, code: Any, scorer: Any) -> tuple[TilesJaxState, Any]:
+        """Put the tile ``code`` (4 * kind + turn) on window ``cell``; the
+        state and the points its closed areas of colour ``scorer`` are worth
+        (n(n-1)/2 for an area touching n tiles; -1 scores nothing)."""
+        sides = self.sides[code]
+        t = state._placed
+        x, y = cell % self.window - self.centre, cell // self.window - self.centre
+        # the tile's own triangles: neighbours of one colour are one area
+        own = (4 * t + jnp.arange(4)).astype(jnp.int16)
+        for side in range(4):
+            after = (side + 1) % 4
+            own = jnp.where((sides[side] == sides[after]) & (own == own[after]), own[side], own)
+        labels = state._label.at[cell].set(own)
+        codes = state._code.at[cell].set(code.astype(jnp.int8))
+        # across each edge the triangles match (the placement rule): join the areas
+        for side, (dy, dx) in enumerate(STEPS):
+            neighbour = cell + dy * self.window + dx
+            theirs = labels[neighbour, OPPOSITE[side]]
+            ours = labels[cell, side]
+            labels = jnp.where((codes[neighbour] >= 0) & (labels == theirs), ours, labels)
+        bounds = jnp.where(t == 0, jnp.stack([x, x, y, y]), jnp.stack([
+            jnp.minimum(state._bounds[0], x), jnp.maximum(state._bounds[1], x),
+            jnp.minimum(state._bounds[2], y), jnp.maximum(state._bounds[3], y)]))
+        state = state.replace(
+            _code=codes, _label=labels, _order=state._order.at[cell].set(t.astype(jnp.int8)),
+            _placed=t + 1, _bounds=bounds.astype(jnp.int32),
+        )
+        # each distinct area of the tile in the scorer's colour, if closed
+        filled = (codes >= 0).reshape(self.window, self.window)
+        facing_empty = jnp.stack([filled & ~_shifted(filled, dy, dx) for dy, dx in STEPS], axis=-1).reshape(-1, 4)
+        mine = labels[cell]
+        gained = jnp.int32(0)
+        for side in range(4):
+            area = labels == mine[side]
+            new = jnp.all(mine[:side] != mine[side]) if side else True
+            closed = ~(area & facing_empty).any()
+            size = area.any(axis=1).sum()
+            counts = new & closed & (sides[side] == scorer)
+            gained += jnp.where(counts, size * (size - 1) // 2, 0).astype(jnp.int32)
+        return state, gained
+
+    def _frame_sides(self, state: TilesJaxState) -> Any:
+        """The colours of the action frame's triangles, ``[y, x, side]``, -1 where empty."""
+        codes = jax.lax.dynamic_slice(
+            state._code.reshape(self.window, self.window),
+            (state._bounds[2] - 1 + self.centre, state._bounds[0] - 1 + self.centre), (self.width, self.width),
+        ).astype(jnp.int32)
+        return jnp.where(codes[..., None] >= 0, self.sides[jnp.maximum(codes, 0)], -1)
+
+    # -- what a seat may do, and the end -----------------------------------------------------
+    def _finish(self, state: TilesJaxState) -> TilesJaxState:
+        over = state._phase == OVER
+        return state.replace(
+            current_player=jnp.where(over, state.current_player, state._seat).astype(jnp.int32),
+            legal_action_mask=self._legal(state),
+            terminated=over,
+            rewards=jnp.where(over, shared_win(state._points), jnp.zeros(self.players, dtype=jnp.float32)),
+        )
+
+    def _legal(self, state: TilesJaxState) -> Any:
+        """Every fitting placement of a tile in hand; when none fits, a
+        discard of any tile in hand; with an empty hand, the pass."""
+        sides = self._frame_sides(state)
+        empty = sides[..., 0] < 0
+        need = jnp.stack([
+            _shifted(sides[..., OPPOSITE[side]], dy, dx, fill=-1) for side, (dy, dx) in enumerate(STEPS)], axis=-1)
+        need = jnp.where(need < 0, FREE, need)
+        pattern = need[..., 0] | need[..., 1] << 2 | need[..., 2] << 4 | need[..., 3] << 6
+        open_cell = empty & (need != FREE).any(axis=-1)
+        hand = state._hands[state._seat] > 0
+        deciding = state._phase == DECIDE
+        held = jnp.pad(jnp.repeat(hand, 4), (0, 32 * self.words - 4 * self.kinds)).reshape(self.words, 32)
+        held = (held.astype(jnp.uint32) << jnp.arange(32, dtype=jnp.uint32)).sum(axis=-1, dtype=jnp.uint32)
+        words = jnp.where(open_cell[..., None] & deciding, self.fit_words[pattern] & held, 0)  # [y, x, word]
+        places = ((words[..., None] >> jnp.arange(32, dtype=jnp.uint32)) & 1).astype(jnp.bool_)
+        places = places.reshape(self.width, self.width, -1)[..., :4 * self.kinds]
+        fits = (words != 0).any()
+        return jnp.concatenate([
+            places.reshape(-1), hand & ~fits & deciding, (~hand.any() & deciding)[None]])
+
+
+def _shifted(grid: Any, dy: int, dx: int, fill: Any = False) -> Any:
+    """``grid`` seen from each cell's neighbour ``(dy, dx)`` away: cell
+    ``[y, x]`` of the result is ``grid[y + dy, x + dx]`` (``fill`` off the edge)."""
+    height, width = grid.shape[:2]
+    padded = jnp.pad(grid, ((1, 1), (1, 1)) + ((0, 0),) * (grid.ndim - 2), constant_values=fill)
+    return padded[1 + dy: 1 + dy + height, 1 + dx: 1 + dx + width]
+
+
+def observation(env: TilesEnv, state: TilesJaxState, viewer: Any) -> Any:
+    """The Python engine's observation tensor (``observation_tensor``) of
+    ``viewer``, as float32: the layout's twelve planes (side by colour) in
+    the action frame, the viewer's own hand, every hand's size, the deck's
+    size, the discards, the colours, points, phase, whose turn, who played
+    first and the viewer."""
+    n = env.players
+    one_hot = lambda k, i: (jnp.arange(k) == i).astype(jnp.float32)  # noqa: E731
+    sides = env._frame_sides(state).reshape(-1, 4)  # [position, side]
+    planes = (sides.T[:, None, :] == jnp.arange(3)[None, :, None])  # [side, colour, position]
+    parts = [
+        planes.reshape(-1), state._hands[viewer] / env.count, state._hands.sum(axis=1) / env.tiles,
+        (state._deck.sum() / env.tiles)[None], state._discards / env.count,
+        (state._colour[:, None] == jnp.arange(3)[None, :]).reshape(-1),
+        jnp.clip(state._points / env.bound, 0.0, 1.0), one_hot(len(PHASE_NAMES), state._phase),
+        one_hot(n, jnp.where(state._phase == OVER, -1, state._seat)), one_hot(n, state._first), one_hot(n, viewer),
+    ]
+    return jnp.concatenate([jnp.asarray(p, dtype=jnp.float32).reshape(-1) for p in parts])
+
+
+# -- the Python engine's fields ------------------------------------------------------------------
+
+def to_fields(env: TilesEnv, state: TilesJaxState) -> dict[str, Any]:
+    """The Python engine's ``state_fields`` of one JAX state (a position
+    with no history: its hands are whatever the state holds)."""
+    names = env.game.tileset.kinds
+    n = env.players
+    phase = int(state._phase)
+    codes, order = np.asarray(state._code), np.asarray(state._order)
+    layout = []
+    for cell in sorted(np.flatnonzero(codes >= 0), key=lambda c: order[c]):
+        code = int(codes[cell])
+        y, x = divmod(int(cell), env.window)
+        layout.append([x - env.centre, y - env.centre, rotations(names[code // 4])[code % 4]])
+    return {
+        "colours": [COLOUR_NAMES[int(c)] for c in state._colour],
+        "first": int(state._first),
+        "seat": int(state._seat),
+        "to_move": TERMINAL if phase == OVER else int(state._seat),
+        "phase": PHASE_NAMES[phase],
+        "deal_index": env.dealt,
+        "hands": [[names[k] for k, count in enumerate(state._hands[s]) for _ in range(int(count))] for s in range(n)],
+        "hand_slots": [[] for _ in range(n)],
+        "deck": {names[k]: int(count) for k, count in enumerate(state._deck) if int(count)},
+        "discards": [names[k] for k, count in enumerate(state._discards) for _ in range(int(count))],
+        "points": [int(p) for p in state._points],
+        "layout": layout,
+        "private_to": [],
+    }
+
+
+def from_fields(env: TilesEnv, fields: dict[str, Any]) -> TilesJaxState:
+    """The JAX state of the Python engine's ``state_fields`` (a position
+    where a seat decides, or the end), checked as the Python engine checks it."""
+    from tileworks.games.tiles.notation import state_from_fields
+
+    python = state_from_fields(env.game, fields)
+    if python.phase not in (DECIDE, OVER):
+        raise ValueError(f"a JAX state starts where a seat decides or at the end, not in phase {fields['phase']!r}")
+    tileset = env.game.tileset
+    state = env._blank()
+    for key, code in zip(python.tile_cell, python.tile_code):
+        x, y = cell_xy(key)
+        kind = tileset.kind_of(code)
+        turn = rotations(tileset.kinds[kind]).index(code)
+        cell = (y + env.centre) * env.window + x + env.centre
+        state, _ = env._place_jit(state, jnp.int32(cell), jnp.int32(4 * kind + turn), jnp.int32(-1))
+    k = env.kinds
+    discards = [0] * k
+    for kind in python.discards:
+        discards[kind] += 1
+    over = python.phase == OVER
+    state = state.replace(
+        _hands=jnp.asarray(python.hands, dtype=jnp.int32).reshape(env.players, k),
+        _deck=jnp.asarray(python.deck, dtype=jnp.int32), _discards=jnp.asarray(discards, dtype=jnp.int32),
+        _points=jnp.asarray(python.points, dtype=jnp.int32), _colour=jnp.asarray(python.colour, dtype=jnp.int32),
+        _seat=jnp.int32(python.seat), _first=jnp.int32(python.first), _phase=jnp.int32(python.phase),
+        _player=jnp.int32(TERMINAL if over else python.seat), current_player=jnp.int32(python.seat),
+    )
+    return env._finish(state)
+
+
+TilesEnv.to_fields = to_fields
+TilesEnv.from_fields = from_fields
