@@ -27,10 +27,14 @@ CONFIGS = [
     ("tuileries", {}), ("tuileries", {"players": 3, "bonus_tile": True}), ("tuileries", {"players": 5}),
     ("tuileries", {"players": 6, "bonus_tile": True, "circles": "b2,g2,b7,g7"}),
     ("tiles", {}), ("tiles", {"players": 3, "tile_set": DISCARD_HEAVY}),
+    ("kiln", {}), ("kiln", {"players": 4, "goal": 10, "turn_limit": 60}),
+    ("kiln", {"variant": "advanced", "erase_rule": True, "heat_tokens": (5, 8, 14, 17, 19, 23, 26), "goal": 30,
+              "turn_limit": 80}),
 ]
 #: a whole game is at least this many decisions: Azul's five rounds or more
-#: of drafts, Tuileries' 64 tiles, every Tiles tile but the first (45 by default)
-SHORTEST = {"azul": 40, "tuileries": 64, "tiles": 19}
+#: of drafts, Tuileries' 64 tiles, every Tiles tile but the first (45 by
+#: default), and in KILN at least a push and a sale
+SHORTEST = {"azul": 40, "tuileries": 64, "tiles": 19, "kiln": 2}
 
 
 def _name(config):
@@ -58,7 +62,7 @@ def test_random_games_agree_with_the_python_engine_at_every_step(env):
 #: Pgx's API test compiles each environment afresh (half a minute for Azul on
 #: two cores), so here it covers each game's default and one option set per
 #: kind of option; `bench/bench_jax.py --api-test` runs it on every set above
-API_TESTED = [CONFIGS[i] for i in (0, 2, 4, 6, 9, 10)]
+API_TESTED = [CONFIGS[i] for i in (0, 2, 4, 6, 9, 10, 12)]
 
 
 @pytest.mark.parametrize("config", API_TESTED, ids=_name)
@@ -73,7 +77,7 @@ def test_pgx_api_test_passes(config, monkeypatch, tmp_path):
 
 @pytest.mark.parametrize("game, options", [("azul", {"players": 3, "variant": "grey"}),
                                            ("tuileries", {"players": 4, "bonus_tile": True}),
-                                           ("tiles", {"players": 3})])
+                                           ("tiles", {"players": 3}), ("kiln", {"players": 3})])
 def test_a_python_game_replays_exactly_with_its_chance_imposed(game, options):
     env = tileworks.jax.make(game, **options)
     game = tileworks.load_game(game, **options)
@@ -104,12 +108,13 @@ def test_a_python_game_replays_exactly_with_its_chance_imposed(game, options):
     assert plies >= 44
 
 
-@pytest.mark.parametrize("game", ["azul", "tuileries", "tiles"])
+@pytest.mark.parametrize("game", ["azul", "tuileries", "tiles", "kiln"])
 def test_an_illegal_action_ends_that_game_only_with_a_penalty_for_its_mover(game):
     env = tileworks.jax.make(game)
     state = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(3), 2))
     mask = np.asarray(state.legal_action_mask)
-    illegal = int(np.flatnonzero(~mask[0])[0])  # a colour its factory lacks; a tile not in hand; a far cell
+    # a colour its factory lacks; a tile not in hand; a far cell; a push from where the outer tile lies
+    illegal = int(np.flatnonzero(~mask[0])[0])
     legal = int(np.flatnonzero(mask[1])[0])
     movers = np.asarray(state.current_player)
     after = jax.jit(jax.vmap(env.step))(state, jnp.asarray([illegal, legal]), jax.random.split(jax.random.PRNGKey(4), 2))
@@ -135,9 +140,11 @@ def test_step_without_a_key_unknown_games_and_options_are_refused_by_name():
         tileworks.jax.make("tuileries", circles="c3,d3,c6,f6")
     with pytest.raises(ValueError, match="too small"):
         tileworks.jax.make("tiles", tile_set="wwww,gggg")
+    with pytest.raises(ValueError, match="the advanced variant is for 2 players"):
+        tileworks.jax.make("kiln", players=3, variant="advanced")
 
 
-@pytest.mark.parametrize("game, players", [("azul", 2), ("tuileries", 3), ("tiles", 2)])
+@pytest.mark.parametrize("game, players", [("azul", 2), ("tuileries", 3), ("tiles", 2), ("kiln", 2)])
 def test_a_state_crosses_between_the_engines_and_the_observations_agree(game, players, tmp_path):
     env = tileworks.jax.make(game, players=players)
     step = jax.jit(env.step)

@@ -33,10 +33,11 @@ ENVIRONMENTS: dict[str, type[TileworksEnv]] = {}
 def _load() -> None:
     if not ENVIRONMENTS:
         from tileworks.jax.azul import AzulEnv
+        from tileworks.jax.kiln import KilnEnv
         from tileworks.jax.tiles import TilesEnv
         from tileworks.jax.tuileries import TuileriesEnv
 
-        ENVIRONMENTS.update({"azul": AzulEnv, "tiles": TilesEnv, "tuileries": TuileriesEnv})
+        ENVIRONMENTS.update({"azul": AzulEnv, "kiln": KilnEnv, "tiles": TilesEnv, "tuileries": TuileriesEnv})
 
 
 def make(game: str, **options: Any) -> TileworksEnv:
@@ -45,7 +46,7 @@ def make(game: str, **options: Any) -> TileworksEnv:
     >>> make("chess")
     Traceback (most recent call last):
     ...
-    ValueError: no JAX engine for 'chess'; there are: azul, tiles, tuileries
+    ValueError: no JAX engine for 'chess'; there are: azul, kiln, tiles, tuileries
     """
     _load()
     name = game.removeprefix(ENV_PREFIX)

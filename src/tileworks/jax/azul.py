@@ -44,14 +44,6 @@ WALL_COLUMN = (jnp.arange(5)[None, :] + jnp.arange(5)[:, None]) % 5  # [row, col
 
 @dataclass
 class AzulJaxState(TileworksState):
-    # Pgx's public fields
-    current_player: Any = jnp.int32(0)
-    observation: Any = jnp.zeros(0, dtype=jnp.float32)
-    rewards: Any = jnp.zeros(0, dtype=jnp.float32)
-    terminated: Any = jnp.bool_(False)
-    truncated: Any = jnp.bool_(False)
-    legal_action_mask: Any = jnp.zeros(0, dtype=jnp.bool_)
-    _step_count: Any = jnp.int32(0)
     # the whole table (the Python engine's fields, as arrays)
     _bag: Any = jnp.zeros(5, dtype=jnp.int32)
     _lid: Any = jnp.zeros(5, dtype=jnp.int32)
@@ -85,10 +77,10 @@ class AzulEnv(TileworksEnv):
     the options of ``tileworks.load_game("azul", ...)``."""
 
     game_name = "azul"
+    over_phase = OVER
 
     def __init__(self, **options: Any):
         super().__init__(**options)
-        self.players = self.options["players"]
         self.grey = self.options["variant"] == "grey"
         self.official = self.options["tiebreak"] == "official"
         self.round_limit = self.options["round_limit"]
@@ -97,19 +89,6 @@ class AzulEnv(TileworksEnv):
         self.place_base = self.sources * 30
         #: the most chance outcomes one step draws: who starts, then a full fill
         self.max_chance = 1 + 4 * self.factories
-
-    # -- Pgx's Env ---------------------------------------------------------------------------
-    @property
-    def id(self) -> str:
-        return ENV_PREFIX + "azul"
-
-    @property
-    def version(self) -> str:
-        return "v0"
-
-    @property
-    def num_players(self) -> int:
-        return self.players
 
     def _blank(self) -> AzulJaxState:
         n, f = self.players, self.factories
@@ -293,14 +272,11 @@ class AzulEnv(TileworksEnv):
 
     # -- what a seat may do, and the end -----------------------------------------------------------
     def _finish(self, state: AzulJaxState) -> AzulJaxState:
-        over = state._phase == OVER
-        return state.replace(
-            current_player=jnp.where(over, state.current_player, state._player).astype(jnp.int32),
-            _player=jnp.where(over, -4, state._player),
-            legal_action_mask=self._legal(state),
-            terminated=over,
-            rewards=jnp.where(over, self._returns(state), jnp.zeros(self.players, dtype=jnp.float32)),
-        )
+        state = super()._finish(state)
+        return state.replace(_player=jnp.where(state.terminated, -4, state._player))
+
+    def _mover(self, state: AzulJaxState) -> Any:
+        return state._player
 
     def _legal(self, state: AzulJaxState) -> Any:
         seat = jnp.maximum(state._player, 0)

@@ -61,7 +61,16 @@ def shared_win(points: Any) -> Any:
 
 @dataclass
 class TileworksState(pgx.core.State):
-    """A tileworks game's state: Pgx's public fields, then the whole table."""
+    """A tileworks game's state: Pgx's public fields, then (in each game's
+    subclass) the whole table."""
+
+    current_player: Any = jnp.int32(0)
+    observation: Any = jnp.zeros(0, dtype=jnp.float32)
+    rewards: Any = jnp.zeros(0, dtype=jnp.float32)
+    terminated: Any = jnp.bool_(False)
+    truncated: Any = jnp.bool_(False)
+    legal_action_mask: Any = jnp.zeros(0, dtype=jnp.bool_)
+    _step_count: Any = jnp.int32(0)
 
     def to_svg(self, *, color_theme: Any = None, scale: Any = None) -> str:
         """The table drawn by the Python engine's renderer (the first element of a batch)."""
@@ -96,12 +105,47 @@ class TileworksEnv(pgx.core.Env):
     """A tileworks game as a Pgx environment (see the module's docstring)."""
 
     game_name: str
+    #: the phase of a finished game in the state's ``_phase``
+    over_phase: int
 
     def __init__(self, **options: Any):
         super().__init__()
         info = game_info(self.game_name)
         self.options = info.options.resolve(info.name, options)
         self.game = load_game(self.game_name, **self.options)
+        self.players = self.game.num_players()
+
+    # -- Pgx's Env ---------------------------------------------------------------------------
+    @property
+    def id(self) -> str:
+        return ENV_PREFIX + self.game_name
+
+    @property
+    def version(self) -> str:
+        return "v0"
+
+    @property
+    def num_players(self) -> int:
+        return self.players
+
+    def _finish(self, state: Any) -> Any:
+        """Pgx's public fields of a state whose table a step has just set:
+        the seat to move (kept at the end), its legal actions, the end and
+        the returns."""
+        over = state._phase == self.over_phase
+        return state.replace(
+            current_player=jnp.where(over, state.current_player, self._mover(state)).astype(jnp.int32),
+            legal_action_mask=self._legal(state),
+            terminated=over,
+            rewards=jnp.where(over, self._returns(state), jnp.zeros(self.players, dtype=jnp.float32)),
+        )
+
+    def _mover(self, state: Any) -> Any:
+        return state._seat
+
+    def _returns(self, state: Any) -> Any:
+        """The Python engine's returns at the end: by default the highest score wins, ties shared."""
+        return shared_win(state._points)
 
     def _init(self, key: Any) -> Any:
         return self._start(self._blank(), Chance(key=key))

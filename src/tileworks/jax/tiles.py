@@ -45,7 +45,7 @@ from tileworks.core import TERMINAL
 from tileworks.games.tiles.constants import DECIDE, HAND_SIZE, OPPOSITE, OVER, PHASE_NAMES, cell_xy
 from tileworks.games.tiles.observation import score_bound
 from tileworks.games.tiles.tileset import COLOUR_NAMES, FREE, colours_of, rotations
-from tileworks.jax.core import ENV_PREFIX, TileworksEnv, TileworksState, shared_win
+from tileworks.jax.core import ENV_PREFIX, TileworksEnv, TileworksState
 
 #: a step from a cell to its neighbour on each side (N, E, S, W), in (dy, dx)
 STEPS = ((1, 0), (0, 1), (-1, 0), (0, -1))
@@ -53,15 +53,7 @@ STEPS = ((1, 0), (0, 1), (-1, 0), (0, -1))
 
 @dataclass
 class TilesJaxState(TileworksState):
-    # Pgx's public fields
-    current_player: Any = jnp.int32(0)
-    observation: Any = jnp.zeros(0, dtype=jnp.float32)
-    rewards: Any = jnp.zeros(0, dtype=jnp.float32)
-    terminated: Any = jnp.bool_(False)
-    truncated: Any = jnp.bool_(False)
-    legal_action_mask: Any = jnp.zeros(0, dtype=jnp.bool_)
-    _step_count: Any = jnp.int32(0)
-    # the whole table
+    # the whole table (the Python engine's fields, as arrays), after Pgx's public fields
     _code: Any = jnp.zeros(0, dtype=jnp.int8)  # [window cell]: 4 * kind + turn of its tile, -1 empty
     _order: Any = jnp.zeros(0, dtype=jnp.int8)  # [window cell]: when its tile was placed (0 first), -1 empty
     _label: Any = jnp.zeros((0, 4), dtype=jnp.int16)  # [window cell, side]: its triangle's area, -1 empty
@@ -89,12 +81,12 @@ class TilesEnv(TileworksEnv):
     ``tile_set``: the options of ``tileworks.load_game("tiles", ...)``."""
 
     game_name = "tiles"
+    over_phase = OVER
 
     def __init__(self, **options: Any):
         super().__init__(**options)
         game = self.game
         tileset = game.tileset
-        self.players = game.players
         self.hand_size = HAND_SIZE[self.players]
         self.kinds = game.kinds
         self.tiles = len(tileset)
@@ -134,19 +126,6 @@ class TilesEnv(TileworksEnv):
         self.max_chance = 4 + self.dealt
         self.bound = score_bound(game)
         self._place_jit = jax.jit(self._place)
-
-    # -- Pgx's Env ---------------------------------------------------------------------------
-    @property
-    def id(self) -> str:
-        return ENV_PREFIX + "tiles"
-
-    @property
-    def version(self) -> str:
-        return "v0"
-
-    @property
-    def num_players(self) -> int:
-        return self.players
 
     def _blank(self) -> TilesJaxState:
         n, k, cells = self.players, self.kinds, self.window * self.window
@@ -285,15 +264,6 @@ class TilesEnv(TileworksEnv):
         return jnp.where(codes[..., None] >= 0, self.sides[jnp.maximum(codes, 0)], -1)
 
     # -- what a seat may do, and the end -----------------------------------------------------
-    def _finish(self, state: TilesJaxState) -> TilesJaxState:
-        over = state._phase == OVER
-        return state.replace(
-            current_player=jnp.where(over, state.current_player, state._seat).astype(jnp.int32),
-            legal_action_mask=self._legal(state),
-            terminated=over,
-            rewards=jnp.where(over, shared_win(state._points), jnp.zeros(self.players, dtype=jnp.float32)),
-        )
-
     def _legal(self, state: TilesJaxState) -> Any:
         """Every fitting placement of a tile in hand; when none fits, a
         discard of any tile in hand; with an empty hand, the pass."""

@@ -30,7 +30,7 @@ from tileworks.games.tuileries.constants import (
     EXTRA_TURN_AT, HAND_SIZE, OVER, PHASE_NAMES, PLAY, SQUARE_INDEX, SQUARE_NAMES, TILES, tile_name, tile_of,
 )
 from tileworks.games.tuileries.observation import SCORE_BOUND
-from tileworks.jax.core import ENV_PREFIX, TileworksEnv, TileworksState, shared_win
+from tileworks.jax.core import ENV_PREFIX, TileworksEnv, TileworksState
 
 TILE_IDS = jnp.arange(TILES, dtype=jnp.int32)
 #: each tile's colour, value and sign; its three groups pair them as
@@ -44,15 +44,7 @@ GROWTH_STEPS = 3
 
 @dataclass
 class TuileriesJaxState(TileworksState):
-    # Pgx's public fields
-    current_player: Any = jnp.int32(0)
-    observation: Any = jnp.zeros(0, dtype=jnp.float32)
-    rewards: Any = jnp.zeros(0, dtype=jnp.float32)
-    terminated: Any = jnp.bool_(False)
-    truncated: Any = jnp.bool_(False)
-    legal_action_mask: Any = jnp.zeros(0, dtype=jnp.bool_)
-    _step_count: Any = jnp.int32(0)
-    # the whole table (the Python engine's fields, as arrays)
+    # the whole table (the Python engine's fields, as arrays), after Pgx's public fields
     _board: Any = jnp.full(64, -1, dtype=jnp.int32)  # [square]: tile id, -1 empty
     _hands: Any = jnp.zeros((0, TILES), dtype=jnp.bool_)  # [seat, tile]
     _pile: Any = jnp.ones(TILES, dtype=jnp.bool_)  # [tile]: still to draw
@@ -76,10 +68,10 @@ class TuileriesEnv(TileworksEnv):
     ``tileworks.load_game("tuileries", ...)``."""
 
     game_name = "tuileries"
+    over_phase = OVER
 
     def __init__(self, **options: Any):
         super().__init__(**options)
-        self.players = self.options["players"]
         self.hand_size = HAND_SIZE[self.players]
         self.bonus_tile = bool(self.options["bonus_tile"])
         circles = jnp.zeros(64, dtype=jnp.bool_)
@@ -87,19 +79,6 @@ class TuileriesEnv(TileworksEnv):
         #: the most chance outcomes one step draws: who starts and the deal
         #: (at the start); a replacement and a bonus tile (after a play)
         self.max_chance = max(2, 1 + self.players * self.hand_size)
-
-    # -- Pgx's Env ---------------------------------------------------------------------------
-    @property
-    def id(self) -> str:
-        return ENV_PREFIX + "tuileries"
-
-    @property
-    def version(self) -> str:
-        return "v0"
-
-    @property
-    def num_players(self) -> int:
-        return self.players
 
     def _blank(self) -> TuileriesJaxState:
         n = self.players
@@ -158,15 +137,6 @@ class TuileriesEnv(TileworksEnv):
         return observation(self, state, player_id)
 
     # -- what a seat may do, and the end -----------------------------------------------------
-    def _finish(self, state: TuileriesJaxState) -> TuileriesJaxState:
-        over = state._phase == OVER
-        return state.replace(
-            current_player=jnp.where(over, state.current_player, state._seat).astype(jnp.int32),
-            legal_action_mask=self._legal(state),
-            terminated=over,
-            rewards=jnp.where(over, shared_win(state._points), jnp.zeros(self.players, dtype=jnp.float32)),
-        )
-
     def _legal(self, state: TuileriesJaxState) -> Any:
         """Any tile of the mover's hand on any open square: a free circle
         square until the first four are down, then any empty square."""

@@ -1,9 +1,12 @@
-"""Train a small policy/value network for 2-player Azul by batched
-self-play on tileworks' JAX engine (PPO), and watch its win rate against
-the ``random`` and ``greedy`` computer players go up.
+"""Train a small policy/value network for a 2-player game (Azul by
+default; KILN, Tiles or Tuileries with ``--game``) by batched self-play on
+tileworks' JAX engine (PPO), and watch its win rate against the ``random``
+and ``greedy`` computer players go up.
 
-    python examples/azul_selfplay.py                    # a few minutes on a laptop CPU
-    python examples/azul_selfplay.py --iterations 300 --games 1024
+    python examples/selfplay.py                          # Azul: a few minutes on a laptop CPU
+    python examples/selfplay.py --iterations 300 --games 1024
+    python examples/selfplay.py --game kiln
+    python examples/selfplay.py --game tiles --games 64 --steps 16 --hidden 64   # 212,089 actions: keep it small on a CPU
 
 One network plays both seats. Every iteration it plays ``--games`` games at
 once for ``--steps`` decisions (a finished game starts again), then takes
@@ -35,6 +38,7 @@ import tileworks
 import tileworks.jax
 from tileworks.agents import make as make_agent
 from tileworks.core import sample_chance
+from tileworks.core.registry import game_info
 
 
 class Batch(NamedTuple):
@@ -73,7 +77,8 @@ def make_rollout(env: Any, games: int, steps: int, shaping: float, gamma: float)
     init = jax.vmap(env.init)
     step = jax.vmap(env.step)
 
-    def lead(points: Any) -> Any:  # seat 0's lead over seat 1
+    def lead(state: Any) -> Any:  # seat 0's lead over seat 1, in points as the game counts them
+        points = env.scores(state)
         return (points[:, 0] - points[:, 1]).astype(jnp.float32)
 
     def one(carry: Any, _: Any) -> Any:
@@ -85,7 +90,7 @@ def make_rollout(env: Any, games: int, steps: int, shaping: float, gamma: float)
         after = step(state, action, jax.random.split(chance, games))
         done = after.terminated
         # seat 0's reward; seat 1's is its opposite
-        gained = jnp.where(done, 0.0, lead(after._points) - lead(state._points)) * shaping
+        gained = jnp.where(done, 0.0, lead(after) - lead(state)) * shaping
         reward = gained + jnp.where(done, after.rewards[:, 0] - after.rewards[:, 1], 0.0)
         restarted = init(jax.random.split(fresh, games))
         state = jax.tree_util.tree_map(lambda a, b: jnp.where(done.reshape((-1,) + (1,) * (a.ndim - 1)), a, b),
@@ -212,6 +217,7 @@ def versus_greedy(params: Any, game: Any, games: int, seed: int) -> float:
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="azul", choices=("azul", "kiln", "tiles", "tuileries"))
     parser.add_argument("--iterations", type=int, default=120)
     parser.add_argument("--games", type=int, default=512, help="games played at once")
     parser.add_argument("--steps", type=int, default=32, help="decisions per game per iteration")
@@ -222,8 +228,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
 
-    env = tileworks.jax.make("azul", players=2)
-    game = tileworks.load_game("azul", players=2)
+    env = tileworks.jax.make(args.game, players=2)
+    game = tileworks.load_game(args.game, players=2)
     key = jax.random.PRNGKey(args.seed)
     key, net_key, start = jax.random.split(key, 3)
     params = init_network(net_key, game.observation_tensor_size(), env.num_actions, args.hidden)
@@ -234,7 +240,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     versus_random = make_versus_random(env, args.eval_games)
     state = jax.jit(init)(jax.random.split(start, args.games))
 
-    print(f"Azul 2p self-play: {args.games} games at once, {args.steps} decisions each per iteration, "
+    print(f"{game_info(args.game).title} 2p self-play: {args.games} games at once, {args.steps} decisions each per iteration, "
           f"on {jax.devices()[0].platform.upper()}")
     print(f"{'iteration':>9} {'decisions':>11} {'seconds':>8} {'loss':>7} {'vs random':>10} {'vs greedy':>10}")
     history = []

@@ -1,0 +1,493 @@
+"""KILN as a batched, functional Pgx environment (JAX), the same game as
+:mod:`tileworks.games.kiln` step for step.
+
+A turn is several decisions of one seat (push, tied largest group, place,
+erase, sale), with the Python engine's action ids (``rules/kiln.md``,
+"Action ids"). A step takes one decision and then everything that follows
+without one, as the Python engine does: a single largest group is copied,
+a shape that fits in one place only is painted, a warehouse with nothing
+complete is not offered a sale, and the turn ends.
+
+The geometry is array work on the 6×6 kiln and the 5×5 warehouses:
+groups are labelled by passing each cell's smallest index to its
+same-coloured neighbours (eight passes reach across any group, as a
+colour has at most nine tiles in the kiln); a group's shape is moved to
+the top-left corner; and every translation of a shape over a warehouse is
+tried at once.
+
+Chance is all in the setup (the kiln's 36 tiles, the black tile's border
+cell, a tied first player) and is drawn in :meth:`KilnEnv.init` from the
+key or imposed with :meth:`KilnEnv.init_with_chance`. Nothing is hidden.
+
+>>> import jax
+>>> from tileworks.jax import make
+>>> env = make("kiln", players=3)
+>>> state = env.init(jax.random.PRNGKey(0))
+>>> env.num_actions, int(state.legal_action_mask.sum())  # push to any border cell but the black tile's own
+(174, 23)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from pgx._src.struct import dataclass, field
+
+from tileworks.core import TERMINAL
+from tileworks.games.kiln import board
+from tileworks.games.kiln.constants import (
+    BLACK, CHOOSING, ERASE, ERASING, GROUP, KEEP, NO_SALE, NUM_ACTIONS, OVER, PHASE_NAMES, PLACE, PLACING, PUSH,
+    PUSHING, SELL_COLUMNS, SELL_ROWS, SELLING, TILES_PER_COLOUR,
+)
+from tileworks.games.kiln.observation import MAX_SEATS
+from tileworks.jax.core import ENV_PREFIX, TileworksEnv, TileworksState
+
+CELLS = jnp.arange(36)
+ROW, COLUMN = CELLS // 6, CELLS % 6
+#: what follows a decision without one, in the order a turn takes it
+COPY, OFFER_ERASE, SALE, END_TURN, DONE = range(5)
+
+
+def _tables():
+    """Per border cell, where each kiln cell's tile comes from after a push
+    in from there (-1: the pushed tile), and the cell whose tile is pushed out."""
+    source = np.tile(np.arange(36), (24, 1))
+    exits = np.zeros(24, dtype=np.int32)
+    for b in range(24):
+        line = [i for i in range(36) if board.LINE[b] >> i & 1]
+        entry = board.ENTRY[b].bit_length() - 1
+        exits[b] = board.EXIT[b].bit_length() - 1
+        for cell in line:
+            source[b, cell] = -1 if cell == entry else cell - board.SHIFT[b]
+    #: per translation t = 5*dy + dx, the warehouse cell each cell's paint comes from (-1: none)
+    shifted = np.full((25, 25), -1, dtype=np.int32)
+    for dy in range(5):
+        for dx in range(5):
+            for y in range(dy, 5):
+                for x in range(dx, 5):
+                    shifted[5 * dy + dx, 5 * y + x] = 5 * (y - dy) + (x - dx)
+    return jnp.asarray(source), jnp.asarray(exits), jnp.asarray(shifted)
+
+
+PUSH_SOURCE, PUSH_EXIT, TRANSLATED = _tables()
+ROW_CELLS = (jnp.arange(25)[None, :] // 5) == jnp.arange(5)[:, None]  # [row, cell]
+COLUMN_CELLS = (jnp.arange(25)[None, :] % 5) == jnp.arange(5)[:, None]  # [column, cell]
+SUBSETS = jnp.arange(1, 32)  # the non-empty sets of five lines, as bitmasks
+IN_SUBSET = (SUBSETS[:, None] >> jnp.arange(5)[None, :]) & 1 == 1  # [subset, line]
+
+
+@dataclass
+class KilnJaxState(TileworksState):
+    # the whole table (the Python engine's fields, as arrays), after Pgx's public fields
+    _kiln: Any = jnp.zeros(36, dtype=jnp.int32)  # [cell]: tile kind (0-3 colours, 4 black)
+    _outer_tile: Any = jnp.int32(BLACK)
+    _outer_cell: Any = jnp.int32(-1)
+    _warehouses: Any = jnp.zeros((4, 25), dtype=jnp.bool_)  # [colour, cell]
+    _points: Any = jnp.zeros(0, dtype=jnp.int32)  # [disc]
+    _seat: Any = jnp.int32(0)
+    _phase: Any = jnp.int32(PUSHING)
+    _step: Any = jnp.int32(0)  # which of the mover's colours is copied or sold
+    _pending: Any = jnp.zeros(25, dtype=jnp.bool_)  # the shape to place, at the top-left
+    _heated: Any = jnp.bool_(False)
+    _skipped: Any = jnp.zeros(4, dtype=jnp.bool_)  # [colour]: its copy was skipped (the erase rule)
+    _turns: Any = jnp.int32(0)
+    _winner: Any = jnp.int32(-1)
+    _player: Any = jnp.int32(0)  # the Python engine's player (-4 over)
+    _chance: Any = jnp.zeros(0, dtype=jnp.int32)
+    _options: tuple = field(pytree_node=False, default=())
+
+    @property
+    def env_id(self) -> str:
+        return ENV_PREFIX + "kiln"
+
+
+class KilnEnv(TileworksEnv):
+    """KILN for 2-4 ``players``, the ``advanced`` 2-player variant with
+    either ``advanced_scoring``, ``heat_tokens``, the ``erase_rule``, any
+    ``goal`` and ``turn_limit``: the options of ``tileworks.load_game("kiln", ...)``."""
+
+    game_name = "kiln"
+    over_phase = OVER
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        game = self.game
+        self.colours = jnp.asarray(game.colours, dtype=jnp.int32)  # [seat, step]
+        self.steps = len(game.colours[0])
+        self.owner = jnp.asarray(game.owner, dtype=jnp.int32)
+        self.owned = jnp.asarray([game.owner[c] >= 0 for c in range(4)])
+        self.disc_of = jnp.asarray(game.disc_of, dtype=jnp.int32)
+        self.seat_discs = jnp.asarray([[discs[min(i, len(discs) - 1)] for i in range(2)] for discs in game.seat_discs],
+                                      dtype=jnp.int32)
+        self.heat_tokens = jnp.asarray(game.heat_tokens or (-1,), dtype=jnp.int32)
+        self.goal = game.goal
+        self.turn_limit = game.turn_limit
+        self.erase_rule = game.erase_rule
+        self.num_discs = game.num_discs
+        #: the setup's chance nodes: 36 fills, the black tile's cell, a tied first player
+        self.max_chance = 38
+
+    def _blank(self) -> KilnJaxState:
+        return KilnJaxState(
+            rewards=jnp.zeros(self.players, dtype=jnp.float32),
+            legal_action_mask=jnp.zeros(NUM_ACTIONS, dtype=jnp.bool_),
+            _points=jnp.zeros(self.num_discs, dtype=jnp.int32),
+            _chance=jnp.full(self.max_chance, -1, dtype=jnp.int32),
+            _options=tuple(sorted(self.options.items())),
+        )
+
+    def _start(self, state: KilnJaxState, chance: Any) -> KilnJaxState:
+        """Chance fills the kiln in reading order, puts the black tile on a
+        border cell and, when colours tie for the start, picks among their owners."""
+        if chance.outcomes is None:
+            # cell after cell, each colour weighted by what is left of it, is a shuffle of the 36
+            kiln = jax.random.permutation(jax.random.fold_in(chance.key, 0), jnp.arange(36) // TILES_PER_COLOUR)
+        else:
+            kiln = chance.outcomes[:36]
+        outer_cell = chance.index(36, 24)
+        tied = self._tied_starters(kiln)  # [seat]
+        count = tied.sum()
+        if chance.outcomes is None:
+            nth = jax.random.randint(jax.random.fold_in(chance.key, 37), (), 0, count)
+            drawn = jnp.argmax(jnp.cumsum(tied) > nth).astype(jnp.int32)
+        else:
+            drawn = chance.outcomes[37]
+        first = jnp.where(count > 1, drawn, jnp.argmax(tied)).astype(jnp.int32)
+        state = state.replace(
+            _kiln=kiln.astype(jnp.int32), _outer_tile=jnp.int32(BLACK), _outer_cell=outer_cell.astype(jnp.int32),
+            _chance=state._chance.at[:36].set(kiln).at[36].set(outer_cell).at[37].set(jnp.where(count > 1, first, -1)),
+        )
+        return self._finish(_start_turn(state, first))
+
+    def _tied_starters(self, kiln: Any) -> Any:
+        """The seats (a mask) owning the colours whose group sizes, largest
+        first, are the lexicographically smallest list."""
+        labels = _labels(kiln[None, :] == jnp.arange(4)[:, None])  # [colour, cell]
+        sizes = (labels[:, :, None] == CELLS[None, None, :]).sum(axis=1)  # [colour, root]
+        ordered = -jnp.sort(-sizes, axis=1)[:, :TILES_PER_COLOUR]  # at most nine groups, each at most nine
+        key = (ordered * 10 ** jnp.arange(TILES_PER_COLOUR - 1, -1, -1)).sum(axis=1)
+        key = jnp.where(self.owned, key, jnp.iinfo(jnp.int32).max)
+        best = self.owned & (key == key.min())
+        return (jnp.arange(self.players)[:, None] == jnp.where(best, self.owner, -1)[None, :]).any(axis=1)
+
+    def _apply(self, state: KilnJaxState, action: Any, chance: Any) -> KilnJaxState:
+        phase = state._phase
+        colour = self._mover_colour(state)
+        state, then = jax.lax.switch(
+            jnp.clip(phase - PUSHING, 0, 4),
+            [lambda s: self._push(s, action), lambda s: self._choose(s, action), lambda s: self._place(s, action),
+             lambda s: self._erase(s, action, colour), lambda s: self._sell(s, action, colour)],
+            state,
+        )
+        state, _ = jax.lax.while_loop(lambda c: c[1] != DONE, lambda c: self._follow(*c), (state, then))
+        return self._finish(state)
+
+    def _observe(self, state: KilnJaxState, player_id: Any) -> Any:
+        return observation(self, state, player_id)
+
+    # -- the decisions ----------------------------------------------------------------------
+    def _push(self, state: KilnJaxState, action: Any) -> tuple[KilnJaxState, Any]:
+        border = action - PUSH
+        source = PUSH_SOURCE[border]
+        kiln = jnp.where(source < 0, state._outer_tile, state._kiln[jnp.maximum(source, 0)])
+        state = state.replace(
+            _kiln=kiln, _outer_tile=state._kiln[PUSH_EXIT[border]],
+            _outer_cell=jnp.asarray(board.OPPOSITE)[border].astype(jnp.int32), _step=jnp.int32(0),
+        )
+        return state, jnp.int32(COPY)
+
+    def _choose(self, state: KilnJaxState, action: Any) -> tuple[KilnJaxState, Any]:
+        groups = self._groups(state)
+        return self._copy(state, groups, groups["label"][action - GROUP], chosen=True)
+
+    def _place(self, state: KilnJaxState, action: Any) -> tuple[KilnJaxState, Any]:
+        placed, _ = _placements(state._pending, self._warehouse(state))
+        cell = action - PLACE
+        return self._paint(state, placed[cell - jnp.argmax(state._pending)])
+
+    def _erase(self, state: KilnJaxState, action: Any, colour: Any) -> tuple[KilnJaxState, Any]:
+        keep = action == KEEP
+        cell = jnp.arange(25) == action - ERASE
+        state = state.replace(
+            _warehouses=state._warehouses.at[colour].set(state._warehouses[colour] & ~(cell & ~keep)),
+            _step=jnp.where(keep, state._step + 1, 0).astype(jnp.int32),
+        )
+        return state, jnp.where(keep, OFFER_ERASE, SALE).astype(jnp.int32)
+
+    def _sell(self, state: KilnJaxState, action: Any, colour: Any) -> tuple[KilnJaxState, Any]:
+        columns = action >= SELL_COLUMNS
+        subset = jnp.where(columns, action - SELL_COLUMNS + 1, action - SELL_ROWS + 1)
+        selling = action != NO_SALE
+        chosen = IN_SUBSET[jnp.clip(subset - 1, 0, 30)]  # [line]
+        lines = jnp.where(columns, COLUMN_CELLS.T, ROW_CELLS.T)  # [cell, line]
+        cells = (lines & chosen[None, :]).any(axis=1) & selling
+        count = chosen.sum()
+        disc = self.disc_of[colour]
+        points = state._points.at[disc].add(jnp.where(selling, count * (count + 1) // 2, 0))
+        won = selling & (points[disc] >= self.goal)
+        state = state.replace(
+            _points=points,
+            _heated=state._heated | (selling & jnp.isin(points[disc], self.heat_tokens)),
+            # the win is declared before the sold lines are erased
+            _warehouses=state._warehouses.at[colour].set(state._warehouses[colour] & ~(cells & ~won)),
+            _phase=jnp.where(won, OVER, state._phase).astype(jnp.int32),
+            _winner=jnp.where(won, state._seat, state._winner).astype(jnp.int32),
+            _player=jnp.where(won, TERMINAL, state._player).astype(jnp.int32),
+            _step=jnp.where(won, state._step, state._step + 1).astype(jnp.int32),
+        )
+        return state, jnp.where(won, DONE, SALE).astype(jnp.int32)
+
+    # -- what follows without a decision ------------------------------------------------------------
+    def _follow(self, state: KilnJaxState, then: Any) -> tuple[KilnJaxState, Any]:
+        return jax.lax.switch(then, [self._begin_copy, self._offer_erase, self._begin_sale, self._end_turn], state)
+
+    def _begin_copy(self, state: KilnJaxState) -> tuple[KilnJaxState, Any]:
+        """Copy the mover's largest group of the colour in play, or ask which
+        of the tied ones; after the last colour, the erase or the sales."""
+        done = state._step >= self.steps
+        after = jnp.where(self.erase_rule & state._skipped.any(), OFFER_ERASE, SALE).astype(jnp.int32)
+        state_after = state.replace(_step=jnp.int32(0))  # the erase and the sales start from the first colour
+        safe = state.replace(_step=jnp.minimum(state._step, self.steps - 1))
+        groups = self._groups(safe)
+        ask = groups["choice"].sum() > 1
+        copied, then = self._copy(safe, groups, jnp.argmax(groups["choice"]), chosen=False)
+        asked = safe.replace(_phase=jnp.int32(CHOOSING), _player=safe._seat)
+        state = jax.tree_util.tree_map(lambda a, b, c: jnp.where(done, a, jnp.where(ask, b, c)),
+                                       state_after, asked, copied)
+        return state, jnp.where(done, after, jnp.where(ask, DONE, then)).astype(jnp.int32)
+
+    def _copy(self, state: KilnJaxState, groups: dict, root: Any, chosen: bool | Any) -> tuple[KilnJaxState, Any]:
+        """Copy group ``root``: painted where it fits in one place only,
+        the place asked where it fits in several, skipped where it fits
+        nowhere (marked for the erase rule unless a tied group would have fitted)."""
+        fits = groups["fits"][root]
+        count = fits.sum()
+        painted, then = self._paint(state, groups["placed"][root, jnp.argmax(fits)])
+        asked = state.replace(_phase=jnp.int32(PLACING), _pending=groups["shape"][root], _player=state._seat)
+        colour = self._mover_colour(state)
+        earns_erase = self.erase_rule & ~(jnp.asarray(chosen) & groups["any_fits"])
+        skipped = state.replace(_skipped=state._skipped.at[colour].set(state._skipped[colour] | earns_erase),
+                                _step=state._step + 1)
+        state = jax.tree_util.tree_map(
+            lambda a, b, c: jnp.where(count == 1, a, jnp.where(count > 1, b, c)), painted, asked, skipped)
+        return state, jnp.where(count > 1, DONE, COPY).astype(jnp.int32)
+
+    def _paint(self, state: KilnJaxState, placed: Any) -> tuple[KilnJaxState, Any]:
+        colour = self._mover_colour(state)
+        return state.replace(
+            _warehouses=state._warehouses.at[colour].set(state._warehouses[colour] | placed),
+            _pending=jnp.zeros(25, dtype=jnp.bool_), _step=state._step + 1,
+        ), jnp.int32(COPY)
+
+    def _offer_erase(self, state: KilnJaxState) -> tuple[KilnJaxState, Any]:
+        """The erase step at the first of the mover's colours, from the one
+        in play on, whose copy was skipped and whose warehouse has paint."""
+        colours = self.colours[state._seat]
+        index = jnp.arange(self.steps)
+        open_ = (index >= state._step) & state._skipped[colours] & state._warehouses[colours].any(axis=1)
+        found = open_.any()
+        state = state.replace(
+            _step=jnp.where(found, jnp.argmax(open_), 0).astype(jnp.int32),
+            _phase=jnp.where(found, ERASING, state._phase).astype(jnp.int32),
+        )
+        return state, jnp.where(found, DONE, SALE).astype(jnp.int32)
+
+    def _begin_sale(self, state: KilnJaxState) -> tuple[KilnJaxState, Any]:
+        """A sale is offered for the colour in play when it has a complete
+        row or column; after the last colour the turn ends."""
+        done = state._step >= self.steps
+        rows, columns = _complete(self._warehouse(state.replace(_step=jnp.minimum(state._step, self.steps - 1))))
+        offer = ~done & (rows.any() | columns.any())
+        state = state.replace(
+            _phase=jnp.where(offer, SELLING, state._phase).astype(jnp.int32),
+            _step=jnp.where(done | offer, state._step, state._step + 1).astype(jnp.int32),
+        )
+        return state, jnp.where(done, END_TURN, jnp.where(offer, DONE, SALE)).astype(jnp.int32)
+
+    def _end_turn(self, state: KilnJaxState) -> tuple[KilnJaxState, Any]:
+        """The turn limit ends the game as a draw; otherwise the next seat
+        pushes, or the same seat again after the black tile came out or a
+        score landed on a heat token."""
+        turns = state._turns + 1
+        limit = turns >= self.turn_limit
+        again = (state._outer_tile == BLACK) | state._heated
+        seat = jnp.where(again, state._seat, (state._seat + 1) % self.players)
+        started = _start_turn(state.replace(_turns=turns), seat)
+        ended = state.replace(_turns=turns, _step=jnp.int32(0), _phase=jnp.int32(OVER), _player=jnp.int32(TERMINAL))
+        return jax.tree_util.tree_map(lambda a, b: jnp.where(limit, a, b), ended, started), jnp.int32(DONE)
+
+    def scores(self, state: KilnJaxState) -> Any:
+        """Each seat's score: its disc, or its higher disc when each colour scores on its own."""
+        return jnp.take(state._points, self.seat_discs, axis=-1).max(axis=-1)
+
+    # -- the geometry ----------------------------------------------------------------------------
+    def _mover_colour(self, state: KilnJaxState) -> Any:
+        return self.colours[state._seat, jnp.clip(state._step, 0, self.steps - 1)]
+
+    def _warehouse(self, state: KilnJaxState) -> Any:
+        return state._warehouses[self._mover_colour(state)]
+
+    def _groups(self, state: KilnJaxState) -> dict:
+        """The groups of the colour in play (indexed by their first cell):
+        the tied largest, each one's shape and placements in the mover's
+        warehouse, and the distinct choices among them."""
+        member = state._kiln == self._mover_colour(state)
+        label = _labels(member)
+        root = member & (label == CELLS)
+        grouped = label[None, :] == CELLS[:, None]  # [root, cell]
+        size = grouped.sum(axis=1)
+        largest = jnp.where(root, size, 0).max()
+        tied = root & (size == largest) & (largest > 0)
+        top = jnp.where(grouped, ROW, 6).min(axis=1)
+        left = jnp.where(grouped, COLUMN, 6).min(axis=1)
+        bottom = jnp.where(grouped, ROW, -1).max(axis=1)
+        right = jnp.where(grouped, COLUMN, -1).max(axis=1)
+        too_big = (bottom - top >= 5) | (right - left >= 5)
+        # each group moved to the top-left corner: equal for groups of one shape
+        y, x = ROW[None, :] + top[:, None], COLUMN[None, :] + left[:, None]
+        inside = (y < 6) & (x < 6)
+        key = inside & jnp.take_along_axis(grouped, jnp.where(inside, 6 * y + x, 0), axis=1)  # [root, cell]
+        shape = key.reshape(36, 6, 6)[:, :5, :5].reshape(36, 25) & ~too_big[:, None]
+        placed, fits = jax.vmap(_placements, in_axes=(0, None))(shape, self._warehouse(state))
+        fits = fits & ~too_big[:, None]
+        fitting = fits.any(axis=1)
+        same_shape = (key[:, None, :] == key[None, :, :]).all(axis=2)
+        same = jnp.where(fitting[:, None] & fitting[None, :], same_shape, ~fitting[:, None] & ~fitting[None, :])
+        earlier = (tied[:, None] & same & (CELLS[:, None] < CELLS[None, :])).any(axis=0)
+        return {"label": label, "choice": tied & ~earlier, "shape": shape, "placed": placed, "fits": fits,
+                "any_fits": (tied & fitting).any()}
+
+    # -- what a seat may do, and the end -----------------------------------------------------
+    def _returns(self, state: KilnJaxState) -> Any:
+        """The winner takes 1; the turn limit's draw shares it."""
+        won = jnp.arange(self.players) == state._winner
+        return jnp.where(state._winner >= 0, won.astype(jnp.float32), 1.0 / self.players).astype(jnp.float32)
+
+    def _legal(self, state: KilnJaxState) -> Any:
+        phase = state._phase
+        warehouse = self._warehouse(state)
+        push = (jnp.arange(24) != state._outer_cell) & (phase == PUSHING)
+        choose = self._groups(state)["choice"] & (phase == CHOOSING)
+        _, fits = _placements(state._pending, warehouse)
+        place = (jnp.roll(fits, jnp.argmax(state._pending)) & (phase == PLACING))  # first tile on f0 + t
+        erase = warehouse & (phase == ERASING)
+        rows, columns = _complete(warehouse)
+        bits = lambda lines: (IN_SUBSET & ~lines[None, :]).any(axis=1) == 0  # noqa: E731
+        selling = phase == SELLING
+        return jnp.concatenate([
+            push, choose, place, erase, (phase == ERASING)[None], bits(rows) & selling, bits(columns) & selling,
+            selling[None]])
+
+
+def _start_turn(state: KilnJaxState, seat: Any) -> KilnJaxState:
+    return state.replace(
+        _seat=jnp.asarray(seat, dtype=jnp.int32), _player=jnp.asarray(seat, dtype=jnp.int32),
+        _phase=jnp.int32(PUSHING), _step=jnp.int32(0), _heated=jnp.bool_(False),
+        _skipped=jnp.zeros(4, dtype=jnp.bool_),
+    )
+
+
+def _labels(member: Any) -> Any:
+    """Each member cell's group, named by its first cell (36 for non-members),
+    for a ``[..., 36]`` mask."""
+    grid = jnp.where(member, CELLS, 36).reshape(member.shape[:-1] + (6, 6))
+    inside = member.reshape(grid.shape)
+    pad = [(0, 0)] * (grid.ndim - 2) + [(1, 1), (1, 1)]
+    for _ in range(TILES_PER_COLOUR - 1):
+        padded = jnp.pad(grid, pad, constant_values=36)
+        around = jnp.minimum(jnp.minimum(padded[..., :-2, 1:-1], padded[..., 2:, 1:-1]),
+                             jnp.minimum(padded[..., 1:-1, :-2], padded[..., 1:-1, 2:]))
+        grid = jnp.where(inside, jnp.minimum(grid, around), 36)
+    return grid.reshape(member.shape)
+
+
+def _placements(shape: Any, warehouse: Any) -> tuple[Any, Any]:
+    """Every translation ``t = 5*dy + dx`` of a top-left ``shape`` over a
+    warehouse: the painted cells ``[t, cell]`` and whether it fits ``[t]``
+    (inside the 5×5 and onto empty cells only)."""
+    cells = jnp.arange(25)
+    height = jnp.where(shape, cells // 5, -1).max() + 1
+    width = jnp.where(shape, cells % 5, -1).max() + 1
+    placed = (TRANSLATED >= 0) & shape[jnp.maximum(TRANSLATED, 0)]
+    inside = (cells // 5 + height <= 5) & (cells % 5 + width <= 5)
+    fits = inside & shape.any() & ~(placed & warehouse[None, :]).any(axis=1)
+    return placed, fits
+
+
+def _complete(warehouse: Any) -> tuple[Any, Any]:
+    """Which rows and which columns of a warehouse are fully painted."""
+    return (ROW_CELLS & ~warehouse[None, :]).any(axis=1) == 0, (COLUMN_CELLS & ~warehouse[None, :]).any(axis=1) == 0
+
+
+def observation(env: KilnEnv, state: KilnJaxState, viewer: Any) -> Any:
+    """The Python engine's observation tensor (``observation_tensor``), as
+    float32: the kiln by tile kind, the outer tile and its cell, the
+    warehouses, the pending shape, the phase, the colour in play, the seat
+    to move, the viewer, each colour's score disc and the turns played."""
+    one_hot = lambda k, i: (jnp.arange(k) == i).astype(jnp.float32)  # noqa: E731
+    moving = state._player >= 0
+    discs = jnp.where(env.disc_of >= 0, jnp.minimum(state._points[jnp.maximum(env.disc_of, 0)], env.goal), 0)
+    parts = [
+        (state._kiln[None, :] == jnp.arange(5)[:, None]).reshape(-1),
+        one_hot(5, jnp.where(state._outer_cell >= 0, state._outer_tile, -1)), one_hot(24, state._outer_cell),
+        state._warehouses.reshape(-1), state._pending, one_hot(len(PHASE_NAMES), state._phase),
+        one_hot(4, jnp.where(moving, env._mover_colour(state), -1)), one_hot(MAX_SEATS, state._player),
+        one_hot(MAX_SEATS, viewer), jnp.clip(discs / env.goal, 0.0, 1.0),
+        jnp.clip(state._turns / env.turn_limit, 0.0, 1.0)[None],
+    ]
+    return jnp.concatenate([jnp.asarray(p, dtype=jnp.float32).reshape(-1) for p in parts])
+
+
+# -- the Python engine's fields ------------------------------------------------------------------
+
+def _mask(bits: Any) -> int:
+    return sum(1 << i for i, bit in enumerate(np.asarray(bits)) if bit)
+
+
+def to_fields(env: KilnEnv, state: KilnJaxState) -> dict[str, Any]:
+    """The Python engine's ``state_fields`` of one JAX state."""
+    from tileworks.games.kiln.notation import state_fields
+
+    python = env.game.new_initial_state()
+    kiln = np.asarray(state._kiln)
+    python.masks = [_mask(kiln == tile) for tile in range(5)]
+    python.outer_tile, python.outer_cell = int(state._outer_tile), int(state._outer_cell)
+    python.warehouses = [_mask(w) for w in np.asarray(state._warehouses)]
+    python.points = [int(p) for p in state._points]
+    python.player, python.phase, python.step = int(state._player), int(state._phase), int(state._step)
+    python.pending = _mask(state._pending)
+    python.heated = bool(state._heated)
+    python.skipped = _mask(state._skipped)
+    python.turns, python.winner = int(state._turns), int(state._winner)
+    return state_fields(python)
+
+
+def from_fields(env: KilnEnv, fields: dict[str, Any]) -> KilnJaxState:
+    """The JAX state of the Python engine's ``state_fields`` (a position
+    where a seat decides, or the end), checked as the Python engine checks it."""
+    from tileworks.games.kiln.notation import state_from_fields
+
+    python = state_from_fields(env.game, fields)
+    if python.phase not in (PUSHING, CHOOSING, PLACING, ERASING, SELLING, OVER):
+        raise ValueError(f"a JAX state starts where a seat decides or at the end, not in phase {fields['phase']!r}")
+    bits = lambda mask, n: jnp.asarray([bool(mask >> i & 1) for i in range(n)])  # noqa: E731
+    kiln = [next(t for t in range(5) if python.masks[t] >> cell & 1) for cell in range(36)]
+    over = python.phase == OVER
+    seat = python.player if not over else max(python.winner, 0)
+    state = env._blank().replace(
+        _kiln=jnp.asarray(kiln, dtype=jnp.int32), _outer_tile=jnp.int32(python.outer_tile),
+        _outer_cell=jnp.int32(python.outer_cell),
+        _warehouses=jnp.stack([bits(w, 25) for w in python.warehouses]),
+        _points=jnp.asarray(python.points, dtype=jnp.int32), _seat=jnp.int32(seat), _phase=jnp.int32(python.phase),
+        _step=jnp.int32(python.step), _pending=bits(python.pending, 25), _heated=jnp.bool_(python.heated),
+        _skipped=bits(python.skipped, 4), _turns=jnp.int32(python.turns), _winner=jnp.int32(python.winner),
+        _player=jnp.int32(python.player), current_player=jnp.int32(seat),
+    )
+    return env._finish(state)
+
+
+KilnEnv.to_fields = to_fields
+KilnEnv.from_fields = from_fields
