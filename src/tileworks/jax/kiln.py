@@ -62,17 +62,11 @@ def _tables():
         exits[b] = board.EXIT[b].bit_length() - 1
         for cell in line:
             source[b, cell] = -1 if cell == entry else cell - board.SHIFT[b]
-    #: per translation t = 5*dy + dx, the warehouse cell each cell's paint comes from (-1: none)
-    shifted = np.full((25, 25), -1, dtype=np.int32)
-    for dy in range(5):
-        for dx in range(5):
-            for y in range(dy, 5):
-                for x in range(dx, 5):
-                    shifted[5 * dy + dx, 5 * y + x] = 5 * (y - dy) + (x - dx)
-    return jnp.asarray(source), jnp.asarray(exits), jnp.asarray(shifted)
+    return jnp.asarray(source), jnp.asarray(exits)
 
 
-PUSH_SOURCE, PUSH_EXIT, TRANSLATED = _tables()
+PUSH_SOURCE, PUSH_EXIT = _tables()
+FIVE = jnp.arange(5)
 ROW_CELLS = (jnp.arange(25)[None, :] // 5) == jnp.arange(5)[:, None]  # [row, cell]
 COLUMN_CELLS = (jnp.arange(25)[None, :] % 5) == jnp.arange(5)[:, None]  # [column, cell]
 SUBSETS = jnp.arange(1, 32)  # the non-empty sets of five lines, as bitmasks
@@ -182,8 +176,7 @@ class KilnEnv(TileworksEnv):
              lambda s: self._erase(s, action, colour), lambda s: self._sell(s, action, colour)],
             state,
         )
-        state, _ = jax.lax.while_loop(lambda c: c[1] != DONE, lambda c: self._follow(*c), (state, then))
-        return self._finish(state)
+        return self._finish(self._follow(state, then))
 
     def _observe(self, state: KilnJaxState, player_id: Any) -> Any:
         return observation(self, state, player_id)
@@ -204,9 +197,8 @@ class KilnEnv(TileworksEnv):
         return self._copy(state, groups, groups["label"][action - GROUP], chosen=True)
 
     def _place(self, state: KilnJaxState, action: Any) -> tuple[KilnJaxState, Any]:
-        placed, _ = _placements(state._pending, self._warehouse(state))
         cell = action - PLACE
-        return self._paint(state, placed[cell - jnp.argmax(state._pending)])
+        return self._paint(state, _translated(_rows(state._pending), cell - jnp.argmax(state._pending)))
 
     def _erase(self, state: KilnJaxState, action: Any, colour: Any) -> tuple[KilnJaxState, Any]:
         keep = action == KEEP
@@ -241,23 +233,36 @@ class KilnEnv(TileworksEnv):
         return state, jnp.where(won, DONE, SALE).astype(jnp.int32)
 
     # -- what follows without a decision ------------------------------------------------------------
-    def _follow(self, state: KilnJaxState, then: Any) -> tuple[KilnJaxState, Any]:
-        return jax.lax.switch(then, [self._begin_copy, self._offer_erase, self._begin_sale, self._end_turn], state)
+    def _follow(self, state: KilnJaxState, then: Any) -> KilnJaxState:
+        """Everything after a decision that needs none, up to the next
+        decision: ``then`` says where to go on. A turn only goes forward
+        (copies, the erase, sales, its end), so each stage runs in that
+        order as straight code, taking effect where ``then`` names it; no
+        loop, and the groups are labelled once for each colour copied."""
+
+        def stage(run: Any, active: Any, state: KilnJaxState, then: Any) -> tuple[KilnJaxState, Any]:
+            ran, after = run(state)
+            return jax.tree_util.tree_map(lambda a, b: jnp.where(active, a, b), ran, state), jnp.where(active, after, then)
+
+        for _ in range(self.steps):
+            state, then = stage(self._begin_copy, (then == COPY) & (state._step < self.steps), state, then)
+        copied = then == COPY  # every colour: the erase (with the rule, after a skipped copy) or the sales
+        then = jnp.where(copied, jnp.where(self.erase_rule & state._skipped.any(), OFFER_ERASE, SALE), then)
+        state = state.replace(_step=jnp.where(copied, 0, state._step).astype(jnp.int32))
+        state, then = stage(self._offer_erase, then == OFFER_ERASE, state, then)
+        for _ in range(self.steps + 1):
+            state, then = stage(self._begin_sale, then == SALE, state, then)
+        state, _ = stage(self._end_turn, then == END_TURN, state, then)
+        return state
 
     def _begin_copy(self, state: KilnJaxState) -> tuple[KilnJaxState, Any]:
-        """Copy the mover's largest group of the colour in play, or ask which
-        of the tied ones; after the last colour, the erase or the sales."""
-        done = state._step >= self.steps
-        after = jnp.where(self.erase_rule & state._skipped.any(), OFFER_ERASE, SALE).astype(jnp.int32)
-        state_after = state.replace(_step=jnp.int32(0))  # the erase and the sales start from the first colour
-        safe = state.replace(_step=jnp.minimum(state._step, self.steps - 1))
-        groups = self._groups(safe)
+        """Copy the mover's largest group of the colour in play, or ask which of the tied ones."""
+        groups = self._groups(state)
         ask = groups["choice"].sum() > 1
-        copied, then = self._copy(safe, groups, jnp.argmax(groups["choice"]), chosen=False)
-        asked = safe.replace(_phase=jnp.int32(CHOOSING), _player=safe._seat)
-        state = jax.tree_util.tree_map(lambda a, b, c: jnp.where(done, a, jnp.where(ask, b, c)),
-                                       state_after, asked, copied)
-        return state, jnp.where(done, after, jnp.where(ask, DONE, then)).astype(jnp.int32)
+        copied, then = self._copy(state, groups, jnp.argmax(groups["choice"]), chosen=False)
+        asked = state.replace(_phase=jnp.int32(CHOOSING), _player=state._seat)
+        state = jax.tree_util.tree_map(lambda a, b: jnp.where(ask, a, b), asked, copied)
+        return state, jnp.where(ask, DONE, then).astype(jnp.int32)
 
     def _copy(self, state: KilnJaxState, groups: dict, root: Any, chosen: bool | Any) -> tuple[KilnJaxState, Any]:
         """Copy group ``root``: painted where it fits in one place only,
@@ -265,8 +270,9 @@ class KilnEnv(TileworksEnv):
         nowhere (marked for the erase rule unless a tied group would have fitted)."""
         fits = groups["fits"][root]
         count = fits.sum()
-        painted, then = self._paint(state, groups["placed"][root, jnp.argmax(fits)])
-        asked = state.replace(_phase=jnp.int32(PLACING), _pending=groups["shape"][root], _player=state._seat)
+        shape = groups["shape"][root]
+        painted, then = self._paint(state, _translated(shape, jnp.argmax(fits)))
+        asked = state.replace(_phase=jnp.int32(PLACING), _pending=_translated(shape, 0), _player=state._seat)
         colour = self._mover_colour(state)
         earns_erase = self.erase_rule & ~(jnp.asarray(chosen) & groups["any_fits"])
         skipped = state.replace(_skipped=state._skipped.at[colour].set(state._skipped[colour] | earns_erase),
@@ -335,29 +341,31 @@ class KilnEnv(TileworksEnv):
         the tied largest, each one's shape and placements in the mover's
         warehouse, and the distinct choices among them."""
         member = state._kiln == self._mover_colour(state)
-        label = _labels(member)
+        label = _labels(member)  # 36 for the other cells: gathered into a 37th, unused slot
         root = member & (label == CELLS)
-        grouped = label[None, :] == CELLS[:, None]  # [root, cell]
-        size = grouped.sum(axis=1)
+        per_group = lambda start, values, how: getattr(jnp.full(37, start).at[label], how)(values)[:36]  # noqa: E731
+        size = per_group(0, 1, "add")
         largest = jnp.where(root, size, 0).max()
         tied = root & (size == largest) & (largest > 0)
-        top = jnp.where(grouped, ROW, 6).min(axis=1)
-        left = jnp.where(grouped, COLUMN, 6).min(axis=1)
-        bottom = jnp.where(grouped, ROW, -1).max(axis=1)
-        right = jnp.where(grouped, COLUMN, -1).max(axis=1)
+        top, left = per_group(6, ROW, "min"), per_group(6, COLUMN, "min")
+        bottom, right = per_group(-1, ROW, "max"), per_group(-1, COLUMN, "max")
         too_big = (bottom - top >= 5) | (right - left >= 5)
-        # each group moved to the top-left corner: equal for groups of one shape
-        y, x = ROW[None, :] + top[:, None], COLUMN[None, :] + left[:, None]
-        inside = (y < 6) & (x < 6)
-        key = inside & jnp.take_along_axis(grouped, jnp.where(inside, 6 * y + x, 0), axis=1)  # [root, cell]
-        shape = key.reshape(36, 6, 6)[:, :5, :5].reshape(36, 25) & ~too_big[:, None]
-        placed, fits = jax.vmap(_placements, in_axes=(0, None))(shape, self._warehouse(state))
-        fits = fits & ~too_big[:, None]
+        rows = jnp.zeros((37, 6), dtype=jnp.int32).at[label, ROW].add(1 << COLUMN)[:36]  # [root, row]: bit x = column x
+        # (the barriers keep XLA from fusing these into every later use and computing them again there:
+        # measured on the CPU, a step at batch 1,024 takes half the time with them)
+        size, top, left, too_big, rows = jax.lax.optimization_barrier((size, top, left, too_big, rows))
+        # each group moved to the top-left corner
+        below = top[:, None] + jnp.arange(6)[None, :]
+        moved = jnp.where(below < 6, jnp.take_along_axis(rows, jnp.minimum(below, 5), axis=1), 0) >> left[:, None]
+        shape = jnp.where(too_big[:, None], 0, moved[:, :5])
+        fits = _fits(shape, _rows(self._warehouse(state)))  # [root, translation]
+        fits = jax.lax.optimization_barrier(fits)
         fitting = fits.any(axis=1)
-        same_shape = (key[:, None, :] == key[None, :, :]).all(axis=2)
-        same = jnp.where(fitting[:, None] & fitting[None, :], same_shape, ~fitting[:, None] & ~fitting[None, :])
+        # groups that fit are one choice when their shapes are one; all that fit nowhere are one
+        code = jnp.where(fitting, (shape << (5 * FIVE)).sum(axis=1), -1)  # a fitting shape's 25 bits
+        same = code[:, None] == code[None, :]
         earlier = (tied[:, None] & same & (CELLS[:, None] < CELLS[None, :])).any(axis=0)
-        return {"label": label, "choice": tied & ~earlier, "shape": shape, "placed": placed, "fits": fits,
+        return {"label": label, "choice": tied & ~earlier, "shape": shape, "fits": fits,
                 "any_fits": (tied & fitting).any()}
 
     # -- what a seat may do, and the end -----------------------------------------------------
@@ -371,7 +379,7 @@ class KilnEnv(TileworksEnv):
         warehouse = self._warehouse(state)
         push = (jnp.arange(24) != state._outer_cell) & (phase == PUSHING)
         choose = self._groups(state)["choice"] & (phase == CHOOSING)
-        _, fits = _placements(state._pending, warehouse)
+        fits = _fits(_rows(state._pending), _rows(warehouse))
         place = (jnp.roll(fits, jnp.argmax(state._pending)) & (phase == PLACING))  # first tile on f0 + t
         erase = warehouse & (phase == ERASING)
         rows, columns = _complete(warehouse)
@@ -404,17 +412,32 @@ def _labels(member: Any) -> Any:
     return grid.reshape(member.shape)
 
 
-def _placements(shape: Any, warehouse: Any) -> tuple[Any, Any]:
-    """Every translation ``t = 5*dy + dx`` of a top-left ``shape`` over a
-    warehouse: the painted cells ``[t, cell]`` and whether it fits ``[t]``
-    (inside the 5×5 and onto empty cells only)."""
-    cells = jnp.arange(25)
-    height = jnp.where(shape, cells // 5, -1).max() + 1
-    width = jnp.where(shape, cells % 5, -1).max() + 1
-    placed = (TRANSLATED >= 0) & shape[jnp.maximum(TRANSLATED, 0)]
-    inside = (cells // 5 + height <= 5) & (cells % 5 + width <= 5)
-    fits = inside & shape.any() & ~(placed & warehouse[None, :]).any(axis=1)
-    return placed, fits
+def _rows(cells: Any, width: int = 5) -> Any:
+    """A ``[..., width * width]`` mask as ``width`` rows of bits (bit x = column x)."""
+    grid = cells.reshape(cells.shape[:-1] + (width, width)).astype(jnp.int32)
+    return (grid << jnp.arange(width)).sum(axis=-1)
+
+
+def _fits(shape: Any, warehouse: Any) -> Any:
+    """For top-left ``shape`` rows ``[..., 5]``, whether each translation
+    ``t = 5*dy + dx`` fits a warehouse's rows ``[5]`` (inside the 5×5 and
+    onto empty cells only): ``[..., 25]``."""
+    height = jnp.where(shape != 0, FIVE, -1).max(axis=-1) + 1
+    spread = jnp.bitwise_or.reduce(shape, axis=-1)
+    width = jnp.where((spread[..., None] >> FIVE) & 1 == 1, FIVE, -1).max(axis=-1) + 1
+    window = jnp.pad(warehouse, (0, 5))[FIVE[:, None] + FIVE[None, :]]  # [dy, row]: the rows under a shape moved down dy
+    moved = shape[..., None, :] << FIVE[:, None]  # [..., dx, row]
+    clash = (moved[..., None, :, :] & window[:, None, :]).any(axis=-1)  # [..., dy, dx]
+    inside = (FIVE[:, None] + height[..., None, None] <= 5) & (FIVE[None, :] + width[..., None, None] <= 5)
+    return (inside & ~clash & (height > 0)[..., None, None]).reshape(shape.shape[:-1] + (25,))
+
+
+def _translated(shape: Any, t: Any) -> Any:
+    """The warehouse cells a top-left ``shape`` (rows) paints moved by ``t = 5*dy + dx``."""
+    dy, dx = t // 5, t % 5
+    source = FIVE - dy
+    rows = jnp.where(source >= 0, shape[jnp.maximum(source, 0)] << dx, 0)
+    return ((rows[:, None] >> FIVE[None, :]) & 1 == 1).reshape(25)
 
 
 def _complete(warehouse: Any) -> tuple[Any, Any]:
