@@ -32,7 +32,7 @@ $(CHROMIUM) $(CJK_FONT):
 	else sudo apt-get install -y -q $(APT_PACKAGES) || (sudo apt-get update -q && sudo apt-get install -y -q $(APT_PACKAGES)); fi
 
 test: $(STAMP) $(CHROMIUM) $(CJK_FONT)
-	$(BIN)/python -m pytest -n 2
+	$(BIN)/python -m pytest -n 2 --durations=20
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_random_play.py kiln

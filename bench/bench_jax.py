@@ -97,7 +97,8 @@ def batched_random_play(env, batch: int, seconds: float):
 
 
 #: copies of the batch a scanned, auto-reset step may hold at once (the
-#: state, its reset, its successor and their temporaries), with a margin
+#: state, its reset, its successor and their temporaries), with a margin:
+#: Tiles at batch 1,024 (411 MB of states) peaked at 2.5 GB resident
 LIVE_COPIES = 8
 
 
@@ -140,7 +141,7 @@ def main() -> None:
     options = {}
     for item in args.option:
         key, _, value = item.partition("=")
-        options[key] = int(value) if value.isdigit() else value
+        options[key] = value  # as on the command line: each option reads its own text
     print(f"# {datetime.date.today()}  {device_name()}  jax {jax.__version__}  pgx {pgx.__version__}  "
           f"python {platform.python_version()}")
     for name in args.games:
