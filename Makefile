@@ -31,7 +31,10 @@ $(CHROMIUM) $(CJK_FONT):
 	if [ "$$(id -u)" = 0 ]; then apt-get install -y -q $(APT_PACKAGES) || (apt-get update -q && apt-get install -y -q $(APT_PACKAGES)); \
 	else sudo apt-get install -y -q $(APT_PACKAGES) || (sudo apt-get update -q && sudo apt-get install -y -q $(APT_PACKAGES)); fi
 
+# JAX's compilation cache on disk: the same engine compiled by several tests
+# (and both workers) is compiled once
 test: $(STAMP) $(CHROMIUM) $(CJK_FONT)
+	JAX_COMPILATION_CACHE_DIR=$(CURDIR)/build/jax-cache JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS=1 \
 	$(BIN)/python -m pytest -n 2 --durations=20
 
 bench: $(STAMP)

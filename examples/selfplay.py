@@ -224,7 +224,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--hidden", type=int, default=256)
     parser.add_argument("--lr", type=float, default=3e-4)
     parser.add_argument("--every", type=int, default=20, help="evaluate every this many iterations")
-    parser.add_argument("--eval-games", type=int, default=200)
+    parser.add_argument("--eval-games", type=int, default=200, help="0: train without evaluating")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
 
@@ -251,8 +251,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             key, eval_key = jax.random.split(key)
             row = {"iteration": iteration, "decisions": iteration * args.games * args.steps,
                    "seconds": time.perf_counter() - started, "loss": loss,
-                   "vs_random": float(versus_random(params, eval_key)),
-                   "vs_greedy": versus_greedy(params, game, args.eval_games, args.seed + iteration)}
+                   "vs_random": float(versus_random(params, eval_key)) if args.eval_games else float("nan"),
+                   "vs_greedy": versus_greedy(params, game, args.eval_games, args.seed + iteration)
+                   if args.eval_games else float("nan")}
             history.append(row)
             print(f"{iteration:>9} {row['decisions']:>11,} {row['seconds']:>8.0f} {loss:>7.3f} "
                   f"{row['vs_random']:>10.1%} {row['vs_greedy']:>10.1%}", flush=True)

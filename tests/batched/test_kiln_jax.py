@@ -29,6 +29,10 @@ RED_AND_GREEN_LINES = ["RRRRRR", "BYRYBY", "YBYBGB", "BRBYGY", "YBYGBR", "GGGGGG
 TWO_ROWS = ["#####", "#####", ".....", ".....", "....."]
 CHECKERBOARD = ["#.#.#", ".#.#.", "#.#.#", ".#.#.", "#.#.#"]
 RED_ROW_GREEN_COLUMN = {"red": ["#####"] + ["....."] * 4, "green": ["#...."] * 5}
+#: one option set for most positions (each compiles a step): a heat token on
+#: 5 and the erase rule change nothing where no sale ends on 5 and every copy fits
+RULES = {"heat_tokens": (5,), "erase_rule": True}
+ADVANCED = {"variant": "advanced", "erase_rule": True}
 
 
 @functools.lru_cache(maxsize=None)
@@ -62,23 +66,23 @@ def _warehouse(state, colour: int) -> list[str]:
 
 
 def test_pushing_the_black_tile_out_gives_an_extra_turn_and_a_coloured_tile_does_not():
-    _, states = _play({}, ["b8", "p11"], kiln=BLACK_ON_B2, outer={"tile": "G", "cell": "h7"})
+    _, states = _play(RULES, ["b8", "p11"], kiln=BLACK_ON_B2, outer={"tile": "G", "cell": "h7"})
     assert int(states[1]._outer_tile) == TILE_LETTERS.index("K")
     assert int(states[-1].current_player) == 0
-    _, states = _play({}, ["c8", "p11"], kiln=BLACK_ON_B2, outer={"tile": "G", "cell": "h7"})
+    _, states = _play(RULES, ["c8", "p11"], kiln=BLACK_ON_B2, outer={"tile": "G", "cell": "h7"})
     assert int(states[-1].current_player) == 1
 
 
 @pytest.mark.parametrize("points, again", [(2, True), (4, False)])
 def test_a_sale_ending_exactly_on_a_heat_token_gives_an_extra_turn(points, again):
-    _, states = _play({"heat_tokens": (5,)}, ["c8", "p51", "$r12"], kiln=SINGLES, points=[points, 0],
+    _, states = _play(RULES, ["c8", "p51", "$r12"], kiln=SINGLES, points=[points, 0],
                       warehouses={"red": TWO_ROWS})
     assert int(states[-1]._points[0]) == points + 3
     assert int(states[-1].current_player) == (0 if again else 1)
 
 
 def test_tied_groups_of_the_same_shape_are_one_choice_and_the_copy_is_not_turned():
-    _, states = _play({}, ["b3", "p45"], kiln=THREE_DOMINOES, phase="group")
+    _, states = _play(RULES, ["b3", "p45"], kiln=THREE_DOMINOES, phase="group")
     # two horizontal red dominoes (b7-c7, e5-f5) are one choice; the vertical one (b3-b2) the other
     b7, b3 = 0, 24
     assert np.asarray(states[0].legal_action_mask[GROUP:GROUP + 36]).nonzero()[0].tolist() == [b7, b3]
@@ -89,22 +93,22 @@ def test_tied_groups_of_the_same_shape_are_one_choice_and_the_copy_is_not_turned
 def test_the_erase_rule_only_when_no_tied_largest_group_fits():
     bottom_row_free = ["#####"] * 4 + ["....."]
     # choosing the L (which fits nowhere) over the line (which fits) skips the copy with no erase
-    _, states = _play({"erase_rule": True}, ["e5"], kiln=LINE_AND_L, phase="group",
+    _, states = _play(RULES, ["e5"], kiln=LINE_AND_L, phase="group",
                       warehouses={"red": bottom_row_free})
     assert PHASE_NAMES[int(states[-1]._phase)] == "sale"
     # neither fits: the erase is offered, every painted cell or keep
     nothing_fits = ["#####", "#.#.#", "#####", ".#.#.", "#####"]
-    _, states = _play({"erase_rule": True}, ["h3", "x11"], kiln=LINE_AND_L, warehouses={"red": nothing_fits})
+    _, states = _play(RULES, ["h3", "x11"], kiln=LINE_AND_L, warehouses={"red": nothing_fits})
     assert PHASE_NAMES[int(states[1]._phase)] == "erase" and int(states[1].legal_action_mask.sum()) == 21
     assert _warehouse(states[-1], 0)[0] == ".####"
 
 
 def test_a_winning_sale_ends_the_game_before_its_lines_are_erased():
     full_rows = ["#####", "#####", "..#..", ".....", "....."]
-    _, states = _play({}, ["$r12"], kiln=SINGLES, phase="sale", points=[15, 0], warehouses={"red": full_rows})
+    _, states = _play(RULES, ["$r12"], kiln=SINGLES, phase="sale", points=[15, 0], warehouses={"red": full_rows})
     assert bool(states[-1].terminated) and np.asarray(states[-1].rewards).tolist() == [1.0, 0.0]
     assert _warehouse(states[-1], 0) == full_rows
-    _, states = _play({}, ["$r12"], kiln=SINGLES, phase="sale", points=[13, 0], warehouses={"red": full_rows})
+    _, states = _play(RULES, ["$r12"], kiln=SINGLES, phase="sale", points=[13, 0], warehouses={"red": full_rows})
     assert not bool(states[-1].terminated) and _warehouse(states[-1], 0)[:2] == [".....", "....."]
 
 
@@ -114,14 +118,13 @@ def test_the_turn_limit_ends_the_game_as_a_draw():
 
 
 def test_advanced_variant_two_copies_two_sales_and_one_erase_a_turn():
-    options = {"variant": "advanced"}
-    _, states = _play(options, ["c8", "p11", "p55"], kiln=SINGLES)
+    _, states = _play(ADVANCED, ["c8", "p11", "p55"], kiln=SINGLES)
     assert _warehouse(states[-1], 0)[0] == "#...." and _warehouse(states[-1], 2)[4] == "....#"
-    env, states = _play(options, ["$r1", "$c1"], kiln=BLACK_ON_B2, outer={"tile": "G", "cell": "h7"},
+    env, states = _play(ADVANCED, ["$r1", "$c1"], kiln=BLACK_ON_B2, outer={"tile": "G", "cell": "h7"},
                         phase="sale", points=[4, 0, 7, 0], warehouses=RED_ROW_GREEN_COLUMN)
     assert np.asarray(states[-1]._points).tolist() == [5, 0, 8, 0]  # each colour's own disc
     assert np.asarray(env.scores(states[-1])).tolist() == [8, 0]  # a seat scores its higher disc
-    _, states = _play({**options, "erase_rule": True}, ["h4", "keep", "x55"], kiln=RED_AND_GREEN_LINES,
+    _, states = _play(ADVANCED, ["h4", "keep", "x55"], kiln=RED_AND_GREEN_LINES,
                       warehouses={"red": CHECKERBOARD, "green": CHECKERBOARD})
     assert _warehouse(states[-1], 0) == CHECKERBOARD and _warehouse(states[-1], 2)[4] == "#.#.."
     assert int(states[-1].current_player) == 1

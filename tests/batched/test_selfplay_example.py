@@ -5,6 +5,7 @@ on each of the other three games."""
 from __future__ import annotations
 
 import importlib.util
+import math
 from pathlib import Path
 
 import pytest
@@ -32,10 +33,11 @@ def test_self_play_training_beats_the_random_player_more_often_than_before(capsy
 
 
 @pytest.mark.parametrize("game", ["kiln", "tiles", "tuileries"])
-def test_the_example_trains_and_evaluates_on_every_other_game(game, capsys):
-    result = _example().main(["--game", game, "--iterations", "1", "--games", "8", "--steps", "4", "--every", "1",
-                              "--eval-games", "2", "--hidden", "16"])
-    assert [row["iteration"] for row in result["history"]] == [0, 1]
-    assert result["history"][-1]["decisions"] == 8 * 4
-    assert all(0.0 <= row["vs_random"] <= 1.0 and 0.0 <= row["vs_greedy"] <= 1.0 for row in result["history"])
+def test_the_example_trains_on_every_other_game(game, capsys):
+    # training only: the evaluations are the same code for every game, run above for Azul
+    result = _example().main(["--game", game, "--iterations", "2", "--games", "8", "--steps", "4", "--every", "2",
+                              "--eval-games", "0", "--hidden", "16"])
+    assert [row["iteration"] for row in result["history"]] == [0, 2]
+    assert result["history"][-1]["decisions"] == 2 * 8 * 4
+    assert math.isfinite(result["history"][-1]["loss"])
     assert capsys.readouterr().out.startswith({"kiln": "KILN", "tiles": "Tiles", "tuileries": "Tuileries"}[game])

@@ -107,10 +107,12 @@ def check_pictures_hide_what_they_must(state, rng):
     """Each seat's SVG is well-formed and the same for any deal of what that
     seat cannot see."""
     for seat in list(range(state.game().num_players())) + [SPECTATOR]:
+        other = state.resample_hidden(seat, rng)
         for narrow in (False, True):
             picture = state.svg(seat, narrow)
             ElementTree.fromstring(picture)
-            assert state.resample_hidden(seat, rng).svg(seat, narrow) == picture
+            if other != state:  # (an equal state draws the same picture: no need to draw it again)
+                assert other.svg(seat, narrow) == picture
 
 
 def check_every_choice_can_be_clicked(state):
