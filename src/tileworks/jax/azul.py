@@ -20,15 +20,15 @@ engine's chance nodes take them.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import jax
 import jax.numpy as jnp
-from pgx._src.struct import dataclass, field
+from pgx._src.struct import dataclass
 
 from tileworks.games.azul.constants import COLUMN_BONUS, COLOUR_BONUS, FACTORIES, FLOOR_PENALTY, ROW_BONUS
 from tileworks.games.azul.scoring import RUN
-from tileworks.jax.core import ENV_PREFIX, TileworksEnv, TileworksState
+from tileworks.jax.core import TileworksEnv, TileworksState
 
 # Phases as the Python engine numbers them; the others are steps between
 # decisions that :func:`_advance` runs through.
@@ -44,6 +44,7 @@ WALL_COLUMN = (jnp.arange(5)[None, :] + jnp.arange(5)[:, None]) % 5  # [row, col
 
 @dataclass
 class AzulJaxState(TileworksState):
+    game_name: ClassVar[str] = "azul"
     # the whole table (the Python engine's fields, as arrays)
     _bag: Any = jnp.zeros(5, dtype=jnp.int32)
     _lid: Any = jnp.zeros(5, dtype=jnp.int32)
@@ -63,12 +64,6 @@ class AzulJaxState(TileworksState):
     _round: Any = jnp.int32(0)
     _last_floor: Any = jnp.zeros(0, dtype=jnp.int32)
     _player: Any = jnp.int32(-1)  # the seat to move (the Python engine's player; -4 over)
-    _chance: Any = jnp.zeros(0, dtype=jnp.int32)  # the outcomes drawn by the last step, -1 padded
-    _options: tuple = field(pytree_node=False, default=())  # the game's options, as (name, value) pairs
-
-    @property
-    def env_id(self) -> str:
-        return ENV_PREFIX + "azul"
 
 
 class AzulEnv(TileworksEnv):

@@ -11,12 +11,12 @@ up to the next decision), ``_observe``, and ``to_fields``/``from_fields``
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import jax
 import jax.numpy as jnp
 import pgx.core
-from pgx._src.struct import dataclass
+from pgx._src.struct import dataclass, field
 
 from tileworks.core.registry import game_info, load_game
 
@@ -71,6 +71,15 @@ class TileworksState(pgx.core.State):
     truncated: Any = jnp.bool_(False)
     legal_action_mask: Any = jnp.zeros(0, dtype=jnp.bool_)
     _step_count: Any = jnp.int32(0)
+    # what every game's table holds besides its own fields
+    _chance: Any = jnp.zeros(0, dtype=jnp.int32)  # the outcomes drawn by the last step, -1 padded
+    _options: tuple = field(pytree_node=False, default=())
+    #: the game's name (each game's subclass sets it)
+    game_name: ClassVar[str] = ""
+
+    @property
+    def env_id(self) -> str:
+        return ENV_PREFIX + self.game_name
 
     def to_svg(self, *, color_theme: Any = None, scale: Any = None) -> str:
         """The table drawn by the Python engine's renderer (the first element of a batch)."""

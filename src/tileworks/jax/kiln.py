@@ -29,12 +29,12 @@ key or imposed with :meth:`KilnEnv.init_with_chance`. Nothing is hidden.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import jax
 import jax.numpy as jnp
 import numpy as np
-from pgx._src.struct import dataclass, field
+from pgx._src.struct import dataclass
 
 from tileworks.core import TERMINAL
 from tileworks.games.kiln import board
@@ -43,7 +43,7 @@ from tileworks.games.kiln.constants import (
     PUSHING, SELL_COLUMNS, SELL_ROWS, SELLING, TILES_PER_COLOUR,
 )
 from tileworks.games.kiln.observation import MAX_SEATS
-from tileworks.jax.core import ENV_PREFIX, TileworksEnv, TileworksState
+from tileworks.jax.core import TileworksEnv, TileworksState
 
 CELLS = jnp.arange(36)
 ROW, COLUMN = CELLS // 6, CELLS % 6
@@ -75,6 +75,7 @@ IN_SUBSET = (SUBSETS[:, None] >> jnp.arange(5)[None, :]) & 1 == 1  # [subset, li
 
 @dataclass
 class KilnJaxState(TileworksState):
+    game_name: ClassVar[str] = "kiln"
     # the whole table (the Python engine's fields, as arrays), after Pgx's public fields
     _kiln: Any = jnp.zeros(36, dtype=jnp.int32)  # [cell]: tile kind (0-3 colours, 4 black)
     _outer_tile: Any = jnp.int32(BLACK)
@@ -90,12 +91,6 @@ class KilnJaxState(TileworksState):
     _turns: Any = jnp.int32(0)
     _winner: Any = jnp.int32(-1)
     _player: Any = jnp.int32(0)  # the Python engine's player (-4 over)
-    _chance: Any = jnp.zeros(0, dtype=jnp.int32)
-    _options: tuple = field(pytree_node=False, default=())
-
-    @property
-    def env_id(self) -> str:
-        return ENV_PREFIX + "kiln"
 
 
 class KilnEnv(TileworksEnv):

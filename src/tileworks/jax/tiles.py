@@ -34,18 +34,18 @@ seat's observation holds only its own hand.
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import Any, ClassVar
 
 import jax
 import jax.numpy as jnp
 import numpy as np
-from pgx._src.struct import dataclass, field
+from pgx._src.struct import dataclass
 
 from tileworks.core import TERMINAL
 from tileworks.games.tiles.constants import DECIDE, HAND_SIZE, OPPOSITE, OVER, PHASE_NAMES, cell_xy
 from tileworks.games.tiles.observation import score_bound
 from tileworks.games.tiles.tileset import COLOUR_NAMES, FREE, colours_of, rotations
-from tileworks.jax.core import ENV_PREFIX, TileworksEnv, TileworksState
+from tileworks.jax.core import TileworksEnv, TileworksState
 
 #: a step from a cell to its neighbour on each side (N, E, S, W), in (dy, dx)
 STEPS = ((1, 0), (0, 1), (-1, 0), (0, -1))
@@ -53,6 +53,7 @@ STEPS = ((1, 0), (0, 1), (-1, 0), (0, -1))
 
 @dataclass
 class TilesJaxState(TileworksState):
+    game_name: ClassVar[str] = "tiles"
     # the whole table (the Python engine's fields, as arrays), after Pgx's public fields
     _code: Any = jnp.zeros(0, dtype=jnp.int8)  # [window cell]: 4 * kind + turn of its tile, -1 empty
     _order: Any = jnp.zeros(0, dtype=jnp.int8)  # [window cell]: when its tile was placed (0 first), -1 empty
@@ -68,12 +69,6 @@ class TilesJaxState(TileworksState):
     _phase: Any = jnp.int32(DECIDE)
     _first: Any = jnp.int32(-1)
     _player: Any = jnp.int32(-1)  # the seat to move (the Python engine's player; -4 over)
-    _chance: Any = jnp.zeros(0, dtype=jnp.int32)  # the outcomes drawn by the last step, -1 padded
-    _options: tuple = field(pytree_node=False, default=())
-
-    @property
-    def env_id(self) -> str:
-        return ENV_PREFIX + "tiles"
 
 
 class TilesEnv(TileworksEnv):

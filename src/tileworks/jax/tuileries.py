@@ -20,17 +20,17 @@ hand and the other hands' sizes.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import jax
 import jax.numpy as jnp
-from pgx._src.struct import dataclass, field
+from pgx._src.struct import dataclass
 
 from tileworks.games.tuileries.constants import (
     EXTRA_TURN_AT, HAND_SIZE, OVER, PHASE_NAMES, PLAY, SQUARE_INDEX, SQUARE_NAMES, TILES, tile_name, tile_of,
 )
 from tileworks.games.tuileries.observation import SCORE_BOUND
-from tileworks.jax.core import ENV_PREFIX, TileworksEnv, TileworksState
+from tileworks.jax.core import TileworksEnv, TileworksState
 
 TILE_IDS = jnp.arange(TILES, dtype=jnp.int32)
 #: each tile's colour, value and sign; its three groups pair them as
@@ -44,6 +44,7 @@ GROWTH_STEPS = 3
 
 @dataclass
 class TuileriesJaxState(TileworksState):
+    game_name: ClassVar[str] = "tuileries"
     # the whole table (the Python engine's fields, as arrays), after Pgx's public fields
     _board: Any = jnp.full(64, -1, dtype=jnp.int32)  # [square]: tile id, -1 empty
     _hands: Any = jnp.zeros((0, TILES), dtype=jnp.bool_)  # [seat, tile]
@@ -54,12 +55,6 @@ class TuileriesJaxState(TileworksState):
     _extra: Any = jnp.bool_(False)  # the last placement earned an extra turn (the Python engine's flag)
     _first: Any = jnp.int32(-1)
     _player: Any = jnp.int32(-1)  # the seat to move (the Python engine's player; -4 over)
-    _chance: Any = jnp.zeros(0, dtype=jnp.int32)  # the outcomes drawn by the last step, -1 padded
-    _options: tuple = field(pytree_node=False, default=())
-
-    @property
-    def env_id(self) -> str:
-        return ENV_PREFIX + "tuileries"
 
 
 class TuileriesEnv(TileworksEnv):
