@@ -33,6 +33,7 @@ from bench_random_play import cpu_model  # noqa: E402
 
 import tileworks  # noqa: E402
 import tileworks.jax  # noqa: E402
+from tileworks.jax.core import running_total  # noqa: E402
 from tileworks.jax.crosscheck import cross_check  # noqa: E402
 
 
@@ -53,16 +54,24 @@ def uniform_legal(key, mask):
     that costs twenty times the step itself)."""
     actions = mask.shape[-1]
     block = 64
-    padded = jnp.pad(mask, [(0, 0)] * (mask.ndim - 1) + [(0, -actions % block)]).reshape(mask.shape[:-1] + (-1, block))
+    # whole blocks read in place, the short last block padded on its own:
+    # padding the whole mask would copy it (Tiles: 212,089 actions a game)
+    whole = actions // block
+    blocks = mask[..., :whole * block].reshape(mask.shape[:-1] + (whole, block))
+    last = jnp.pad(mask[..., whole * block:], [(0, 0)] * (mask.ndim - 1) + [(0, block - actions % block)])[..., None, :]
     # summed as bytes: XLA's CPU backend sums booleans into int32 several times slower
-    per_block = padded.astype(jnp.uint8).sum(axis=-1, dtype=jnp.uint8).astype(jnp.int32)
+    per_block = jnp.concatenate([blocks.astype(jnp.uint8).sum(axis=-1, dtype=jnp.uint8),
+                                 last.astype(jnp.uint8).sum(axis=-1, dtype=jnp.uint8)], axis=-1).astype(jnp.int32)
     count = per_block.sum(axis=-1)
     k = jax.random.randint(key, count.shape, 0, jnp.maximum(count, 1))
-    before = jnp.cumsum(per_block, axis=-1)
+    before = running_total(per_block)
     which = jnp.argmax(before > k[..., None], axis=-1)
     rest = k - jnp.take_along_axis(before - per_block, which[..., None], axis=-1)[..., 0]
-    inside = jnp.take_along_axis(padded, which[..., None, None], axis=-2)[..., 0, :]
-    return which * block + jnp.argmax(jnp.cumsum(inside, axis=-1) > rest[..., None], axis=-1)
+    inside = last[..., 0, :]
+    if whole:
+        chosen = jnp.take_along_axis(blocks, jnp.minimum(which, whole - 1)[..., None, None], axis=-2)[..., 0, :]
+        inside = jnp.where((which == whole)[..., None], inside, chosen)
+    return which * block + jnp.argmax(running_total(inside.astype(jnp.int32)) > rest[..., None], axis=-1)
 
 
 def batched_random_play(env, batch: int, seconds: float):

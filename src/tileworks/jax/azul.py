@@ -28,7 +28,7 @@ from pgx._src.struct import dataclass
 
 from tileworks.games.azul.constants import COLUMN_BONUS, COLOUR_BONUS, FACTORIES, FLOOR_PENALTY, ROW_BONUS
 from tileworks.games.azul.scoring import RUN
-from tileworks.jax.core import TileworksEnv, TileworksState
+from tileworks.jax.core import TileworksEnv, TileworksState, bits_of, pack_mask, unpack_mask
 
 # Phases as the Python engine numbers them; the others are steps between
 # decisions that :func:`_advance` runs through.
@@ -247,23 +247,37 @@ class AzulEnv(TileworksEnv):
 
     def _round_start(self, state: AzulJaxState, chance: Any) -> AzulJaxState:
         state = state.replace(_round=state._round + 1, _marker_in_centre=jnp.bool_(True), _marker_holder=jnp.int32(-1))
+        # The fill's draws follow whatever this step drew before (who starts),
+        # one outcome per tile until bag and lid are both empty. Bag and lid
+        # are carried colour by colour as separate numbers: under vmap each
+        # is one vector over the batch, and a draw is one pass of arithmetic
+        # (as [colour] arrays, each draw was a chain of small reductions,
+        # scatters and gathers, several times slower on a CPU).
+        first = (state._chance >= 0).sum()
+        fill = chance.window(first, 4 * self.factories)
 
-        def draw(slot: Any, s: AzulJaxState) -> AzulJaxState:
-            empty = s._bag.sum() == 0
-            bag, lid = jnp.where(empty, s._lid, s._bag), jnp.where(empty, s._bag, s._lid)
-            go = (bag.sum() > 0).astype(jnp.int32)
-            drawn = (s._chance >= 0).sum()
-            colour = jnp.where(go > 0, chance.weighted(drawn, bag), 0)
-            record = _record(s._chance, colour, go > 0)
-            return s.replace(
-                _bag=bag.at[colour].add(-go), _lid=lid,
-                _factory=s._factory.at[slot // 4, colour].add(go),
-                _chance=record,
-            )
+        def draw(slot: Any, carry: Any) -> Any:
+            bag, lid, drawn = carry
+            empty = sum(bag) == 0
+            bag, lid = tuple(jnp.where(empty, x, y) for x, y in zip(lid, bag)), \
+                tuple(jnp.where(empty, y, x) for x, y in zip(lid, bag))
+            total = sum(bag)
+            go = total > 0
+            colour = fill.weighted_numbers(slot, bag, total)
+            bag = tuple(x - (go & (colour == c)).astype(jnp.int32) for c, x in enumerate(bag))
+            return bag, lid, drawn.at[slot].set(jnp.where(go, colour, -1))
 
-        state = jax.lax.fori_loop(0, 4 * self.factories, draw, state)
-        on_table = state._factory.sum() + state._centre.sum()
-        return state.replace(_phase=jnp.where(on_table > 0, DRAFT, TILING), _player=state._starter)
+        bag, lid, drawn = jax.lax.fori_loop(
+            0, 4 * self.factories, draw,
+            (tuple(state._bag[c] for c in range(5)), tuple(state._lid[c] for c in range(5)),
+             jnp.zeros(4 * self.factories, dtype=jnp.int32)))
+        factory = state._factory + (drawn.reshape(self.factories, 4)[:, :, None] == jnp.arange(5)).sum(axis=1)
+        record = jnp.where(jnp.arange(self.max_chance) >= first, jnp.roll(jnp.pad(drawn, (0, self.max_chance - drawn.size),
+                                                                                    constant_values=-1), first), state._chance)
+        on_table = factory.sum() + state._centre.sum()
+        return state.replace(_bag=jnp.stack(bag).astype(jnp.int32), _lid=jnp.stack(lid).astype(jnp.int32),
+                             _factory=factory, _chance=record,
+                             _phase=jnp.where(on_table > 0, DRAFT, TILING), _player=state._starter)
 
     # -- what a seat may do, and the end -----------------------------------------------------------
     def _finish(self, state: AzulJaxState) -> AzulJaxState:
@@ -282,9 +296,14 @@ class AzulEnv(TileworksEnv):
         same = (colour[:, None] == jnp.arange(5)) & (count < jnp.arange(1, 6))[:, None] & (count > 0)[:, None]
         accepts = (open_line | same).T  # [colour, line]
         destinations = jnp.concatenate([accepts, jnp.ones((5, 1), dtype=jnp.bool_)], axis=1)  # [colour, 6]
-        drafts = ((tiles > 0)[:, :, None] & destinations[None, :, :]).reshape(-1) & (state._phase == DRAFT)
-        free = _free_columns(state, seat, jnp.minimum(state._place_line, 4)) & (state._phase == PLACE)
-        return jnp.concatenate([drafts, free])
+        # As bits: a source's 30 drafts (colour * 6 + destination) are the
+        # destinations word masked by its colours, each spread over 6 bits.
+        to = bits_of(destinations.reshape(30))
+        colours = bits_of((tiles > 0) & (state._phase == DRAFT))  # [source]
+        spread = sum(((colours >> c) & 1) * jnp.uint32(63 << 6 * c) for c in range(5))
+        free = bits_of(_free_columns(state, seat, jnp.minimum(state._place_line, 4)) & (state._phase == PLACE))
+        fields = [(30 * source, to & spread[source], 30) for source in range(self.sources)]
+        return unpack_mask(pack_mask(fields + [(self.place_base, free, 5)], self.place_base + 5), self.place_base + 5)
 
     def _returns(self, state: AzulJaxState) -> Any:
         filled = state._wall > 0
@@ -303,12 +322,6 @@ class AzulEnv(TileworksEnv):
 
 def _when(state: AzulJaxState, phase: int, then: Any) -> AzulJaxState:
     return jax.lax.cond(state._phase == phase, then, lambda s: s, state)
-
-
-def _record(chance: Any, outcome: Any, happened: Any) -> Any:
-    """``chance`` with ``outcome`` written at its first free place, if it ``happened``."""
-    at = jnp.argmin(chance >= 0)
-    return jnp.where(happened, chance.at[at].set(outcome), chance)
 
 
 def _to_floor(state: AzulJaxState, seat: Any, colour: Any, count: Any) -> AzulJaxState:

@@ -27,16 +27,63 @@ ENV_PREFIX = "tileworks-"
 class Chance(NamedTuple):
     """Where a step's chance outcomes come from: sampled from ``key``, or
     ``outcomes`` imposed (the i-th chance node of the step takes
-    ``outcomes[i]``)."""
+    ``outcomes[i]``).
+
+    A sampled step draws all its uniform numbers at once (:meth:`sampled`):
+    on a CPU each call of JAX's generator is a loop of its own, and a round
+    of Azul draws twenty tiles."""
 
     key: Any = None
     outcomes: Any = None
+    uniforms: Any = None
+
+    @classmethod
+    def sampled(cls, key: Any, count: int) -> "Chance":
+        """Chance drawn from ``key``: ``count`` uniform numbers in [0, 1),
+        one per chance node a step may meet (unused ones cost nothing
+        under jit)."""
+        return cls(key=key, uniforms=jax.random.uniform(jax.random.fold_in(key, UNIFORMS_STREAM), (count,)))
+
+    def shuffled(self, stream: int, items: Any, count: int) -> Any:
+        """The first ``count`` of ``items`` in a uniformly random order,
+        drawn from the key's ``stream`` (Fisher and Yates: place ``i`` takes
+        a random one of the items not yet placed). On a CPU this costs a
+        tenth of ``jax.random.permutation``, whose sort compares through a
+        callback."""
+        n = items.shape[0]
+        numbers = jax.random.uniform(jax.random.fold_in(self.key, stream), (count,))
+        index = jnp.arange(n)
+
+        def place(i: Any, order: Any) -> Any:
+            j = jnp.minimum(i + jnp.floor(numbers[i] * (n - i)).astype(jnp.int32), n - 1)
+            chosen = jnp.where(index == j, order, 0).sum().astype(order.dtype)
+            return jnp.where(index == j, order[i], order).at[i].set(chosen)
+
+        return jax.lax.fori_loop(0, count, place, items)[:count]
+
+    def window(self, start: Any, count: int) -> "Chance":
+        """The chance nodes ``start, start + 1, ...`` as nodes ``0, 1, ...``
+        (``count`` of them, all within the step's)."""
+        source = self.outcomes if self.outcomes is not None else self.uniforms
+        part = jax.lax.dynamic_slice(source, (start,), (count,))
+        return self._replace(outcomes=part) if self.outcomes is not None else self._replace(uniforms=part)
+
+    def weighted_numbers(self, index: Any, weights: list[Any], total: Any) -> Any:
+        """:meth:`weighted` for weights given as separate numbers with their ``total``."""
+        if self.outcomes is not None:
+            return self.outcomes[index]
+        pick = jnp.floor(self.uniforms[index] * total).astype(jnp.int32)
+        below, colour = 0, 0
+        for weight in weights[:-1]:
+            below = below + weight
+            colour = colour + (below <= pick)
+        return jnp.asarray(colour, dtype=jnp.int32)
 
     def index(self, index: Any, upper: Any) -> Any:
         """Outcome ``index`` of the step: a uniform integer in ``[0, upper)``, or the imposed one."""
         if self.outcomes is not None:
             return self.outcomes[index]
-        return jax.random.randint(jax.random.fold_in(self.key, index), (), 0, jnp.maximum(upper, 1))
+        return jnp.minimum(jnp.floor(self.uniforms[index] * upper), jnp.maximum(upper - 1, 0)).astype(jnp.int32)
 
     def weighted(self, index: Any, weights: Any) -> Any:
         """Outcome ``index``: ``i`` with probability ``weights[i] / sum``, or
@@ -44,9 +91,84 @@ class Chance(NamedTuple):
         number scaled to the total."""
         if self.outcomes is not None:
             return self.outcomes[index]
-        total = weights.sum()
-        pick = jnp.floor(jax.random.uniform(jax.random.fold_in(self.key, index)) * total).astype(jnp.int32)
-        return jnp.minimum((jnp.cumsum(weights) <= pick).sum(), weights.shape[0] - 1).astype(jnp.int32)
+        pick = jnp.floor(self.uniforms[index] * weights.sum()).astype(jnp.int32)
+        return jnp.minimum((running_total(weights) <= pick).sum(), weights.shape[0] - 1).astype(jnp.int32)
+
+
+#: the stream of a step's uniform numbers, apart from the streams a game
+#: folds into its key for shuffles (0, 1, 2, ...)
+UNIFORMS_STREAM = 0x7FFF_FFFF
+
+
+def running_total(values: Any) -> Any:
+    """``jnp.cumsum`` of a short vector, as one masked sum: XLA's CPU backend
+    runs a cumulative sum as a reduce-window, several times slower.
+
+    >>> running_total(jnp.asarray([3, 0, 2])).tolist()
+    [3, 3, 5]
+    >>> bool((running_total(jnp.arange(70)) == jnp.cumsum(jnp.arange(70))).all())
+    True
+    """
+    n = values.shape[-1]
+    if n > 16:  # block by block, so the work grows as n * 8, not n * n
+        padded = jnp.pad(values, [(0, 0)] * (values.ndim - 1) + [(0, -n % 8)])
+        within = running_total(padded.reshape(padded.shape[:-1] + (-1, 8)))
+        before = running_total(within[..., -1]) - within[..., -1]
+        return (within + before[..., None]).reshape(padded.shape)[..., :n]
+    return (values[..., None, :] * (jnp.arange(n)[:, None] >= jnp.arange(n)[None, :])).sum(axis=-1)
+
+
+def bits_of(flags: Any) -> Any:
+    """The booleans along the last axis (at most 32) as the bits of a uint32, the first lowest.
+
+    >>> int(bits_of(jnp.asarray([True, False, True])))
+    5
+    """
+    width = flags.shape[-1]
+    return (flags.astype(jnp.uint32) << jnp.arange(width, dtype=jnp.uint32)).sum(axis=-1, dtype=jnp.uint32)
+
+
+def pack_mask(fields: Any, size: int) -> Any:
+    """The words of a ``size``-bit mask put together from ``(offset, bits,
+    width)`` fields: the low ``width`` bits of each uint32 ``bits`` land at
+    bit ``offset``. Offsets and widths are static; a field may straddle two
+    words.
+
+    >>> pack_mask([(0, jnp.uint32(3), 2), (31, jnp.uint32(3), 2)], 40).tolist()
+    [2147483651, 1]
+    """
+    words = [jnp.uint32(0)] * (-(-size // 32))
+    for offset, bits, width in fields:
+        word, shift = divmod(offset, 32)
+        bits = jnp.asarray(bits).astype(jnp.uint32)
+        words[word] = words[word] | (bits << shift)
+        if shift + width > 32:
+            words[word + 1] = words[word + 1] | (bits >> (32 - shift))
+    return jnp.stack(jnp.broadcast_arrays(*words), axis=-1)
+
+
+def computed_once(words: Any) -> Any:
+    """``words`` (unsigned), unchanged, but computed once where many
+    elements read each word. XLA's CPU backend copies cheap arithmetic into
+    every consumer, so each bit of a mask would redo its word's arithmetic;
+    it never copies a division, and this divides by one, a one that XLA
+    cannot see is one. (``jax.lax.optimization_barrier`` does not stop
+    that fusion on the CPU.)"""
+    one = (words | 1) // (words | 1)
+    return words // one
+
+
+def unpack_mask(words: Any, size: int) -> Any:
+    """The ``size`` booleans of a mask held as uint32 words (action ``a`` is
+    bit ``a % 32`` of word ``a // 32``). A legal action mask written this
+    way costs a CPU a tenth of one computed as booleans: 32 is a power of
+    two, so finding an action's bit is a shift, not a division.
+
+    >>> unpack_mask(jnp.asarray([5], dtype=jnp.uint32), 4).tolist()
+    [True, False, True, False]
+    """
+    bits = (computed_once(words)[..., :, None] >> jnp.arange(32, dtype=jnp.uint32)) & 1
+    return bits.reshape(words.shape[:-1] + (-1,))[..., :size].astype(jnp.bool_)
 
 
 def shared_win(points: Any) -> Any:
@@ -137,14 +259,14 @@ class TileworksEnv(pgx.core.Env):
     def num_players(self) -> int:
         return self.players
 
-    def _finish(self, state: Any) -> Any:
+    def _finish(self, state: Any, legal: Any = None) -> Any:
         """Pgx's public fields of a state whose table a step has just set:
-        the seat to move (kept at the end), its legal actions, the end and
-        the returns."""
+        the seat to move (kept at the end), its legal actions (``legal``,
+        where the game has found them already), the end and the returns."""
         over = state._phase == self.over_phase
         return state.replace(
             current_player=jnp.where(over, state.current_player, self._mover(state)).astype(jnp.int32),
-            legal_action_mask=self._legal(state),
+            legal_action_mask=self._legal(state) if legal is None else legal,
             terminated=over,
             rewards=jnp.where(over, self._returns(state), jnp.zeros(self.players, dtype=jnp.float32)),
         )
@@ -157,7 +279,7 @@ class TileworksEnv(pgx.core.Env):
         return shared_win(state._points)
 
     def _init(self, key: Any) -> Any:
-        return self._start(self._blank(), Chance(key=key))
+        return self._start(self._blank(), Chance.sampled(key, self.max_chance))
 
     def init_with_chance(self, outcomes: Any) -> Any:
         """The opening position with its chance outcomes imposed (as
@@ -166,7 +288,7 @@ class TileworksEnv(pgx.core.Env):
         return state.replace(observation=self.observe(state))
 
     def _step(self, state: Any, action: Any, key: Any) -> Any:
-        return self._apply(self._fresh(state), action, Chance(key=key))
+        return self._apply(self._fresh(state), action, Chance.sampled(key, self.max_chance))
 
     def step_with_chance(self, state: Any, action: Any, outcomes: Any) -> Any:
         """:meth:`step` with the step's chance outcomes imposed (the i-th

@@ -43,7 +43,7 @@ from tileworks.games.kiln.constants import (
     PUSHING, SELL_COLUMNS, SELL_ROWS, SELLING, TILES_PER_COLOUR,
 )
 from tileworks.games.kiln.observation import MAX_SEATS
-from tileworks.jax.core import TileworksEnv, TileworksState
+from tileworks.jax.core import TileworksEnv, TileworksState, running_total
 
 CELLS = jnp.arange(36)
 ROW, COLUMN = CELLS // 6, CELLS % 6
@@ -133,15 +133,15 @@ class KilnEnv(TileworksEnv):
         border cell and, when colours tie for the start, picks among their owners."""
         if chance.outcomes is None:
             # cell after cell, each colour weighted by what is left of it, is a shuffle of the 36
-            kiln = jax.random.permutation(jax.random.fold_in(chance.key, 0), jnp.arange(36) // TILES_PER_COLOUR)
+            kiln = chance.shuffled(0, jnp.arange(36) // TILES_PER_COLOUR, 36)
         else:
             kiln = chance.outcomes[:36]
         outer_cell = chance.index(36, 24)
-        tied = self._tied_starters(kiln)  # [seat]
+        kiln_groups = self._kiln_groups(kiln)
+        tied = self._tied_starters(kiln, kiln_groups)  # [seat]
         count = tied.sum()
         if chance.outcomes is None:
-            nth = jax.random.randint(jax.random.fold_in(chance.key, 37), (), 0, count)
-            drawn = jnp.argmax(jnp.cumsum(tied) > nth).astype(jnp.int32)
+            drawn = jnp.argmax(running_total(tied.astype(jnp.int32)) > chance.index(37, count)).astype(jnp.int32)
         else:
             drawn = chance.outcomes[37]
         first = jnp.where(count > 1, drawn, jnp.argmax(tied)).astype(jnp.int32)
@@ -149,15 +149,19 @@ class KilnEnv(TileworksEnv):
             _kiln=kiln.astype(jnp.int32), _outer_tile=jnp.int32(BLACK), _outer_cell=outer_cell.astype(jnp.int32),
             _chance=state._chance.at[:36].set(kiln).at[36].set(outer_cell).at[37].set(jnp.where(count > 1, first, -1)),
         )
-        return self._finish(_start_turn(state, first))
+        state = _start_turn(state, first)
+        return self._finish(state, self._legal(state, kiln_groups))
 
-    def _tied_starters(self, kiln: Any) -> Any:
+    def _tied_starters(self, kiln: Any, kiln_groups: dict) -> Any:
         """The seats (a mask) owning the colours whose group sizes, largest
-        first, are the lexicographically smallest list."""
-        labels = _labels(kiln[None, :] == jnp.arange(4)[:, None])  # [colour, cell]
-        sizes = (labels[:, :, None] == CELLS[None, None, :]).sum(axis=1)  # [colour, root]
-        ordered = -jnp.sort(-sizes, axis=1)[:, :TILES_PER_COLOUR]  # at most nine groups, each at most nine
-        key = (ordered * 10 ** jnp.arange(TILES_PER_COLOUR - 1, -1, -1)).sum(axis=1)
+        first, are the lexicographically smallest list.
+
+        A colour's list, so compared, orders as the number whose digit k - 1
+        counts its tiles in groups of size k (nine tiles: each digit 0-9),
+        which is a sum over its cells of 10 ** (group size - 1)."""
+        size = kiln_groups["size"][kiln_groups["label"]]  # [cell]: the size of its group
+        worth = 10 ** (size - 1)
+        key = (jnp.where(kiln[None, :] == jnp.arange(4)[:, None], worth[None, :], 0)).sum(axis=1)  # [colour]
         key = jnp.where(self.owned, key, jnp.iinfo(jnp.int32).max)
         best = self.owned & (key == key.min())
         return (jnp.arange(self.players)[:, None] == jnp.where(best, self.owner, -1)[None, :]).any(axis=1)
@@ -165,13 +169,19 @@ class KilnEnv(TileworksEnv):
     def _apply(self, state: KilnJaxState, action: Any, chance: Any) -> KilnJaxState:
         phase = state._phase
         colour = self._mover_colour(state)
+        # Only a push moves tiles in the kiln, so its groups are found once, after
+        # the decision, for the choice, the copies and the next legal actions.
+        pushed, then = self._push(state, action)
+        state = jax.tree_util.tree_map(lambda a, b: jnp.where(phase == PUSHING, a, b), pushed, state)
+        kiln_groups = self._kiln_groups(state._kiln)
         state, then = jax.lax.switch(
             jnp.clip(phase - PUSHING, 0, 4),
-            [lambda s: self._push(s, action), lambda s: self._choose(s, action), lambda s: self._place(s, action),
+            [lambda s: (s, then), lambda s: self._choose(s, action, kiln_groups), lambda s: self._place(s, action),
              lambda s: self._erase(s, action, colour), lambda s: self._sell(s, action, colour)],
             state,
         )
-        return self._finish(self._follow(state, then))
+        state = self._follow(state, then, kiln_groups)
+        return self._finish(state, self._legal(state, kiln_groups))
 
     def _observe(self, state: KilnJaxState, player_id: Any) -> Any:
         return observation(self, state, player_id)
@@ -187,8 +197,8 @@ class KilnEnv(TileworksEnv):
         )
         return state, jnp.int32(COPY)
 
-    def _choose(self, state: KilnJaxState, action: Any) -> tuple[KilnJaxState, Any]:
-        groups = self._groups(state)
+    def _choose(self, state: KilnJaxState, action: Any, kiln_groups: dict) -> tuple[KilnJaxState, Any]:
+        groups = self._groups(state, kiln_groups)
         return self._copy(state, groups, groups["label"][action - GROUP], chosen=True)
 
     def _place(self, state: KilnJaxState, action: Any) -> tuple[KilnJaxState, Any]:
@@ -228,7 +238,7 @@ class KilnEnv(TileworksEnv):
         return state, jnp.where(won, DONE, SALE).astype(jnp.int32)
 
     # -- what follows without a decision ------------------------------------------------------------
-    def _follow(self, state: KilnJaxState, then: Any) -> KilnJaxState:
+    def _follow(self, state: KilnJaxState, then: Any, kiln_groups: dict) -> KilnJaxState:
         """Everything after a decision that needs none, up to the next
         decision: ``then`` says where to go on. A turn only goes forward
         (copies, the erase, sales, its end), so each stage runs in that
@@ -240,7 +250,8 @@ class KilnEnv(TileworksEnv):
             return jax.tree_util.tree_map(lambda a, b: jnp.where(active, a, b), ran, state), jnp.where(active, after, then)
 
         for _ in range(self.steps):
-            state, then = stage(self._begin_copy, (then == COPY) & (state._step < self.steps), state, then)
+            state, then = stage(lambda s: self._begin_copy(s, kiln_groups), (then == COPY) & (state._step < self.steps),
+                                state, then)
         copied = then == COPY  # every colour: the erase (with the rule, after a skipped copy) or the sales
         then = jnp.where(copied, jnp.where(self.erase_rule & state._skipped.any(), OFFER_ERASE, SALE), then)
         state = state.replace(_step=jnp.where(copied, 0, state._step).astype(jnp.int32))
@@ -250,9 +261,9 @@ class KilnEnv(TileworksEnv):
         state, _ = stage(self._end_turn, then == END_TURN, state, then)
         return state
 
-    def _begin_copy(self, state: KilnJaxState) -> tuple[KilnJaxState, Any]:
+    def _begin_copy(self, state: KilnJaxState, kiln_groups: dict) -> tuple[KilnJaxState, Any]:
         """Copy the mover's largest group of the colour in play, or ask which of the tied ones."""
-        groups = self._groups(state)
+        groups = self._groups(state, kiln_groups)
         ask = groups["choice"].sum() > 1
         copied, then = self._copy(state, groups, jnp.argmax(groups["choice"]), chosen=False)
         asked = state.replace(_phase=jnp.int32(CHOOSING), _player=state._seat)
@@ -331,28 +342,33 @@ class KilnEnv(TileworksEnv):
     def _warehouse(self, state: KilnJaxState) -> Any:
         return state._warehouses[self._mover_colour(state)]
 
-    def _groups(self, state: KilnJaxState) -> dict:
-        """The groups of the colour in play (indexed by their first cell):
-        the tied largest, each one's shape and placements in the mover's
-        warehouse, and the distinct choices among them."""
-        member = state._kiln == self._mover_colour(state)
-        label = _labels(member)  # 36 for the other cells: gathered into a 37th, unused slot
-        root = member & (label == CELLS)
-        per_group = lambda start, values, how: getattr(jnp.full(37, start).at[label], how)(values)[:36]  # noqa: E731
+    def _kiln_groups(self, kiln: Any) -> dict:
+        """Every group of the kiln, of any colour (indexed by its first
+        cell): its label on each cell, its size and its shape moved to the
+        top-left corner (none when it spans more than five rows or columns)."""
+        label = _labels(kiln)
+        per_group = lambda start, values, how: getattr(jnp.full(36, start).at[label], how)(values)  # noqa: E731
         size = per_group(0, 1, "add")
-        largest = jnp.where(root, size, 0).max()
-        tied = root & (size == largest) & (largest > 0)
         top, left = per_group(6, ROW, "min"), per_group(6, COLUMN, "min")
         bottom, right = per_group(-1, ROW, "max"), per_group(-1, COLUMN, "max")
         too_big = (bottom - top >= 5) | (right - left >= 5)
-        rows = jnp.zeros((37, 6), dtype=jnp.int32).at[label, ROW].add(1 << COLUMN)[:36]  # [root, row]: bit x = column x
+        rows = jnp.zeros((36, 6), dtype=jnp.int32).at[label, ROW].add(1 << COLUMN)  # [root, row]: bit x = column x
         # (the barriers keep XLA from fusing these into every later use and computing them again there:
         # measured on the CPU, a step at batch 1,024 takes half the time with them)
         size, top, left, too_big, rows = jax.lax.optimization_barrier((size, top, left, too_big, rows))
-        # each group moved to the top-left corner
         below = top[:, None] + jnp.arange(6)[None, :]
         moved = jnp.where(below < 6, jnp.take_along_axis(rows, jnp.minimum(below, 5), axis=1), 0) >> left[:, None]
-        shape = jnp.where(too_big[:, None], 0, moved[:, :5])
+        return {"label": label, "root": label == CELLS, "size": size,
+                "shape": jnp.where(too_big[:, None], 0, moved[:, :5])}
+
+    def _groups(self, state: KilnJaxState, kiln_groups: dict) -> dict:
+        """The groups of the colour in play: the tied largest, each one's
+        placements in the mover's warehouse, and the distinct choices among them."""
+        member = state._kiln == self._mover_colour(state)
+        label, size, shape = kiln_groups["label"], kiln_groups["size"], kiln_groups["shape"]
+        root = member & kiln_groups["root"]
+        largest = jnp.where(root, size, 0).max()
+        tied = root & (size == largest) & (largest > 0)
         fits = _fits(shape, _rows(self._warehouse(state)))  # [root, translation]
         fits = jax.lax.optimization_barrier(fits)
         fitting = fits.any(axis=1)
@@ -369,11 +385,13 @@ class KilnEnv(TileworksEnv):
         won = jnp.arange(self.players) == state._winner
         return jnp.where(state._winner >= 0, won.astype(jnp.float32), 1.0 / self.players).astype(jnp.float32)
 
-    def _legal(self, state: KilnJaxState) -> Any:
+    def _legal(self, state: KilnJaxState, kiln_groups: dict | None = None) -> Any:
         phase = state._phase
         warehouse = self._warehouse(state)
         push = (jnp.arange(24) != state._outer_cell) & (phase == PUSHING)
-        choose = self._groups(state)["choice"] & (phase == CHOOSING)
+        if kiln_groups is None:
+            kiln_groups = self._kiln_groups(state._kiln)
+        choose = self._groups(state, kiln_groups)["choice"] & (phase == CHOOSING)
         fits = _fits(_rows(state._pending), _rows(warehouse))
         place = (jnp.roll(fits, jnp.argmax(state._pending)) & (phase == PLACING))  # first tile on f0 + t
         erase = warehouse & (phase == ERASING)
@@ -393,18 +411,26 @@ def _start_turn(state: KilnJaxState, seat: Any) -> KilnJaxState:
     )
 
 
-def _labels(member: Any) -> Any:
-    """Each member cell's group, named by its first cell (36 for non-members),
-    for a ``[..., 36]`` mask."""
-    grid = jnp.where(member, CELLS, 36).reshape(member.shape[:-1] + (6, 6))
-    inside = member.reshape(grid.shape)
-    pad = [(0, 0)] * (grid.ndim - 2) + [(1, 1), (1, 1)]
+def _labels(kiln: Any) -> Any:
+    """Each cell's group (its cells of one kind joined side to side), named
+    by the group's first cell: a group of at most nine tiles settles in eight
+    passes of taking the smallest name among same-kind neighbours.
+
+    >>> kiln = jnp.zeros(36, dtype=jnp.int32).at[1].set(1).at[6].set(1)  # cells 1 and 6 cut the corner off
+    >>> _labels(kiln)[:8].tolist()  # touching only at a corner, 1 and 6 are two groups
+    [0, 1, 2, 2, 2, 2, 6, 2]
+    """
+    kind = kiln.reshape(6, 6)
+    grid = CELLS.reshape(6, 6)
+    padded_kind = jnp.pad(kind, 1, constant_values=-1)
+    neighbours = [(slice(0, -2), slice(1, -1)), (slice(2, None), slice(1, -1)),
+                  (slice(1, -1), slice(0, -2)), (slice(1, -1), slice(2, None))]
+    joined = [padded_kind[rows, columns] == kind for rows, columns in neighbours]
     for _ in range(TILES_PER_COLOUR - 1):
-        padded = jnp.pad(grid, pad, constant_values=36)
-        around = jnp.minimum(jnp.minimum(padded[..., :-2, 1:-1], padded[..., 2:, 1:-1]),
-                             jnp.minimum(padded[..., 1:-1, :-2], padded[..., 1:-1, 2:]))
-        grid = jnp.where(inside, jnp.minimum(grid, around), 36)
-    return grid.reshape(member.shape)
+        padded = jnp.pad(grid, 1, constant_values=36)
+        around = [jnp.where(same, padded[rows, columns], 36) for same, (rows, columns) in zip(joined, neighbours)]
+        grid = jnp.minimum(jnp.minimum(grid, jnp.minimum(around[0], around[1])), jnp.minimum(around[2], around[3]))
+    return grid.reshape(36)
 
 
 def _rows(cells: Any, width: int = 5) -> Any:

@@ -45,7 +45,7 @@ from tileworks.core import TERMINAL
 from tileworks.games.tiles.constants import DECIDE, HAND_SIZE, OPPOSITE, OVER, PHASE_NAMES, cell_xy
 from tileworks.games.tiles.observation import score_bound
 from tileworks.games.tiles.tileset import COLOUR_NAMES, FREE, colours_of, rotations
-from tileworks.jax.core import TileworksEnv, TileworksState
+from tileworks.jax.core import TileworksEnv, TileworksState, bits_of, computed_once, pack_mask, unpack_mask
 
 #: a step from a cell to its neighbour on each side (N, E, S, W), in (dy, dx)
 STEPS = ((1, 0), (0, 1), (-1, 0), (0, -1))
@@ -150,8 +150,8 @@ class TilesEnv(TileworksEnv):
             # tile after tile from the deck, each weighted by what is left, is
             # the start of a shuffle of the whole set
             # (-1 past the last tile: a small set can run out before the first draw)
-            shuffled = jax.random.permutation(jax.random.fold_in(chance.key, 2), self.tile_kinds)
-            kinds = jnp.pad(shuffled, (0, max(0, drawn - self.tiles)), constant_values=-1)[:drawn]
+            shuffled = chance.shuffled(2, self.tile_kinds, min(drawn, self.tiles))
+            kinds = jnp.pad(shuffled, (0, max(0, drawn - self.tiles)), constant_values=-1)
         else:
             kinds = chance.outcomes[2: 2 + drawn]
         seats = jnp.arange(self.dealt) // self.hand_size
@@ -274,11 +274,19 @@ class TilesEnv(TileworksEnv):
         held = jnp.pad(jnp.repeat(hand, 4), (0, 32 * self.words - 4 * self.kinds)).reshape(self.words, 32)
         held = (held.astype(jnp.uint32) << jnp.arange(32, dtype=jnp.uint32)).sum(axis=-1, dtype=jnp.uint32)
         words = jnp.where(open_cell[..., None] & deciding, self.fit_words[pattern] & held, 0)  # [y, x, word]
-        places = ((words[..., None] >> jnp.arange(32, dtype=jnp.uint32)) & 1).astype(jnp.bool_)
-        places = places.reshape(self.width, self.width, -1)[..., :4 * self.kinds]
         fits = (words != 0).any()
-        return jnp.concatenate([
-            places.reshape(-1), hand & ~fits & deciding, (~hand.any() & deciding)[None]])
+        tail = jnp.concatenate([hand & ~fits & deciding, (~hand.any() & deciding)[None]])
+        placements = self.width * self.width * 4 * self.kinds
+        if 4 * self.kinds % 32 == 0:
+            # a cell's placements fill whole words (the default set's 24 kinds: three), so the
+            # whole mask is one run of words, and each action's bit is found by shifts alone
+            return unpack_mask(jnp.concatenate([words.reshape(-1), pack_mask([(0, bits_of(tail), tail.size)], 32)]),
+                               placements + tail.size)
+        places = ((computed_once(words)[..., None] >> jnp.arange(32, dtype=jnp.uint32)) & 1).astype(jnp.bool_)
+        places = places.reshape(self.width, self.width, -1)[..., :4 * self.kinds]
+        # padded and chosen, not concatenated: XLA's CPU backend would copy the whole mask once more
+        return jnp.where(jnp.arange(placements + tail.size) < placements,
+                         jnp.pad(places.reshape(-1), (0, tail.size)), jnp.pad(tail, (placements, 0)))
 
 
 def _shifted(grid: Any, dy: int, dx: int, fill: Any = False) -> Any:

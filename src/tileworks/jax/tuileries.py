@@ -30,7 +30,7 @@ from tileworks.games.tuileries.constants import (
     EXTRA_TURN_AT, HAND_SIZE, OVER, PHASE_NAMES, PLAY, SQUARE_INDEX, SQUARE_NAMES, TILES, tile_name, tile_of,
 )
 from tileworks.games.tuileries.observation import SCORE_BOUND
-from tileworks.jax.core import TileworksEnv, TileworksState
+from tileworks.jax.core import TileworksEnv, TileworksState, bits_of, unpack_mask
 
 TILE_IDS = jnp.arange(TILES, dtype=jnp.int32)
 #: each tile's colour, value and sign; its three groups pair them as
@@ -94,7 +94,7 @@ class TuileriesEnv(TileworksEnv):
         if chance.outcomes is None:
             # tile after tile from the draw, each uniform among those left, is
             # the start of a random order of all 64: one shuffle, not 20-36 draws
-            tiles = jax.random.permutation(jax.random.fold_in(chance.key, 1), TILES)[:dealt]
+            tiles = chance.shuffled(1, jnp.arange(TILES), dealt)
         else:
             tiles = chance.outcomes[1: 1 + dealt]
         seats = jnp.arange(dealt) // self.hand_size
@@ -139,7 +139,9 @@ class TuileriesEnv(TileworksEnv):
         opening = (~empty).sum() < 4
         squares = jnp.where(opening, empty & self.circles, empty)
         hand = state._hands[state._seat] & (state._phase == PLAY)
-        return (hand[:, None] & squares[None, :]).reshape(-1)
+        # as words: a tile's 64 actions are two words, the open squares' or none
+        halves = bits_of(squares.reshape(2, 32))
+        return unpack_mask(jnp.where(hand[:, None], halves[None, :], jnp.uint32(0)).reshape(-1), TILES * 64)
 
 
 # -- pieces of a step ----------------------------------------------------------------------------
