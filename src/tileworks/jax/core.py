@@ -73,11 +73,11 @@ class Chance(NamedTuple):
         if self.outcomes is not None:
             return self.outcomes[index]
         pick = jnp.floor(self.uniforms[index] * total).astype(jnp.int32)
-        below, colour = 0, 0
-        for weight in weights[:-1]:
+        below, outcome = 0, 0
+        for weight in weights[:-1]:  # the outcome is how many running totals the pick has passed
             below = below + weight
-            colour = colour + (below <= pick)
-        return jnp.asarray(colour, dtype=jnp.int32)
+            outcome = outcome + (below <= pick)
+        return jnp.asarray(outcome, dtype=jnp.int32)
 
     def index(self, index: Any, upper: Any) -> Any:
         """Outcome ``index`` of the step: a uniform integer in ``[0, upper)``, or the imposed one."""
