@@ -261,9 +261,8 @@ class AzulEnv(TileworksEnv):
             empty = sum(bag) == 0
             bag, lid = tuple(jnp.where(empty, x, y) for x, y in zip(lid, bag)), \
                 tuple(jnp.where(empty, y, x) for x, y in zip(lid, bag))
-            total = sum(bag)
-            go = total > 0
-            colour = fill.weighted_numbers(slot, bag, total)
+            go = sum(bag) > 0
+            colour = fill.weighted(slot, bag)
             bag = tuple(x - (go & (colour == c)).astype(jnp.int32) for c, x in enumerate(bag))
             return bag, lid, drawn.at[slot].set(jnp.where(go, colour, -1))
 
@@ -272,8 +271,7 @@ class AzulEnv(TileworksEnv):
             (tuple(state._bag[c] for c in range(5)), tuple(state._lid[c] for c in range(5)),
              jnp.zeros(4 * self.factories, dtype=jnp.int32)))
         factory = state._factory + (drawn.reshape(self.factories, 4)[:, :, None] == jnp.arange(5)).sum(axis=1)
-        record = jnp.where(jnp.arange(self.max_chance) >= first, jnp.roll(jnp.pad(drawn, (0, self.max_chance - drawn.size),
-                                                                                    constant_values=-1), first), state._chance)
+        record = jax.lax.dynamic_update_slice(state._chance, drawn, (first,))  # where the window took them from
         on_table = factory.sum() + state._centre.sum()
         return state.replace(_bag=jnp.stack(bag).astype(jnp.int32), _lid=jnp.stack(lid).astype(jnp.int32),
                              _factory=factory, _chance=record,

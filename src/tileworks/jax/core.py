@@ -68,17 +68,6 @@ class Chance(NamedTuple):
         part = jax.lax.dynamic_slice(source, (start,), (count,))
         return self._replace(outcomes=part) if self.outcomes is not None else self._replace(uniforms=part)
 
-    def weighted_numbers(self, index: Any, weights: list[Any], total: Any) -> Any:
-        """:meth:`weighted` for weights given as separate numbers with their ``total``."""
-        if self.outcomes is not None:
-            return self.outcomes[index]
-        pick = jnp.floor(self.uniforms[index] * total).astype(jnp.int32)
-        below, outcome = 0, 0
-        for weight in weights[:-1]:  # the outcome is how many running totals the pick has passed
-            below = below + weight
-            outcome = outcome + (below <= pick)
-        return jnp.asarray(outcome, dtype=jnp.int32)
-
     def index(self, index: Any, upper: Any) -> Any:
         """Outcome ``index`` of the step: a uniform integer in ``[0, upper)``, or the imposed one."""
         if self.outcomes is not None:
@@ -88,11 +77,18 @@ class Chance(NamedTuple):
     def weighted(self, index: Any, weights: Any) -> Any:
         """Outcome ``index``: ``i`` with probability ``weights[i] / sum``, or
         the imposed one. Drawn as the Python engines draw, from one uniform
-        number scaled to the total."""
+        number scaled to the total: the outcome is how many running totals
+        the pick has passed. ``weights`` is an array or a sequence of
+        numbers (under vmap, each number one vector over the batch)."""
         if self.outcomes is not None:
             return self.outcomes[index]
-        pick = jnp.floor(self.uniforms[index] * weights.sum()).astype(jnp.int32)
-        return jnp.minimum((running_total(weights) <= pick).sum(), weights.shape[0] - 1).astype(jnp.int32)
+        weights = [weights[i] for i in range(len(weights))]
+        pick = jnp.floor(self.uniforms[index] * sum(weights)).astype(jnp.int32)
+        below, outcome = 0, 0
+        for weight in weights[:-1]:
+            below = below + weight
+            outcome = outcome + (below <= pick)
+        return jnp.asarray(outcome, dtype=jnp.int32)
 
 
 #: the stream of a step's uniform numbers, apart from the streams a game

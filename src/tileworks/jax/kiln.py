@@ -365,7 +365,7 @@ class KilnEnv(TileworksEnv):
         """The groups of the colour in play: the tied largest, each one's
         placements in the mover's warehouse, and the distinct choices among them."""
         member = state._kiln == self._mover_colour(state)
-        label, size, shape = kiln_groups["label"], kiln_groups["size"], kiln_groups["shape"]
+        size, shape = kiln_groups["size"], kiln_groups["shape"]
         root = member & kiln_groups["root"]
         largest = jnp.where(root, size, 0).max()
         tied = root & (size == largest) & (largest > 0)
@@ -376,8 +376,7 @@ class KilnEnv(TileworksEnv):
         code = jnp.where(fitting, (shape << (5 * FIVE)).sum(axis=1), -1)  # a fitting shape's 25 bits
         same = code[:, None] == code[None, :]
         earlier = (tied[:, None] & same & (CELLS[:, None] < CELLS[None, :])).any(axis=0)
-        return {"label": label, "choice": tied & ~earlier, "shape": shape, "fits": fits,
-                "any_fits": (tied & fitting).any()}
+        return {**kiln_groups, "choice": tied & ~earlier, "fits": fits, "any_fits": (tied & fitting).any()}
 
     # -- what a seat may do, and the end -----------------------------------------------------
     def _returns(self, state: KilnJaxState) -> Any:
