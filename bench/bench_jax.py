@@ -59,9 +59,12 @@ def uniform_legal(key, mask):
     whole = actions // block
     blocks = mask[..., :whole * block].reshape(mask.shape[:-1] + (whole, block))
     last = jnp.pad(mask[..., whole * block:], [(0, 0)] * (mask.ndim - 1) + [(0, block - actions % block)])[..., None, :]
-    # summed as bytes: XLA's CPU backend sums booleans into int32 several times slower
-    per_block = jnp.concatenate([blocks.astype(jnp.uint8).sum(axis=-1, dtype=jnp.uint8),
-                                 last.astype(jnp.uint8).sum(axis=-1, dtype=jnp.uint8)], axis=-1).astype(jnp.int32)
+    # a block's 64 flags read as 16 words of four bytes: the words' sum holds
+    # four byte counts (each at most 16), and one multiply adds them up; XLA's
+    # CPU backend sums 64 booleans several times slower
+    words = jax.lax.bitcast_convert_type(blocks.view(jnp.uint8).reshape(blocks.shape[:-1] + (16, 4)), jnp.uint32)
+    counts = (words.sum(axis=-1, dtype=jnp.uint32) * jnp.uint32(0x01010101)) >> 24
+    per_block = jnp.concatenate([counts.astype(jnp.int32), last.astype(jnp.int32).sum(axis=-1)], axis=-1)
     count = per_block.sum(axis=-1)
     k = jax.random.randint(key, count.shape, 0, jnp.maximum(count, 1))
     before = running_total(per_block)

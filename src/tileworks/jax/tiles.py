@@ -12,10 +12,13 @@ of the centre in each direction and every empty cell next to one within
 bounds: ``((position * kinds + kind) << 2) | turn``, then one discard per
 kind, then the pass.
 
-**Areas** are kept as labels: every triangle of the layout carries the
-label of its area, and a placement joins labels (one pass over the window
-per side that touches a tile), so an area closed by the placement is found
-and measured without a search.
+**Areas** are kept as the Python engine keeps them, by union and find
+over the layout's triangles: each area's root counts its triangles that
+face an empty cell and holds the set of tiles it touches, so a placement
+joins a few areas and finds those it closes without looking at the whole
+window. Each cell also keeps its tile's side colours and the pattern of
+colours its neighbours ask for, from which the legal placements and the
+observation are read.
 
 Chance (the colours, the first player, the deal, the first tile and each
 draw) is resolved inside :meth:`TilesEnv.step` from the key, or taken from
@@ -42,13 +45,15 @@ import numpy as np
 from pgx._src.struct import dataclass
 
 from tileworks.core import TERMINAL
-from tileworks.games.tiles.constants import DECIDE, HAND_SIZE, OPPOSITE, OVER, PHASE_NAMES, cell_xy
+from tileworks.games.tiles.constants import ALL_FREE, DECIDE, HAND_SIZE, OPPOSITE, OVER, PHASE_NAMES, cell_xy
 from tileworks.games.tiles.observation import score_bound
-from tileworks.games.tiles.tileset import COLOUR_NAMES, FREE, colours_of, rotations
+from tileworks.games.tiles.tileset import COLOUR_NAMES, colours_of, rotations
 from tileworks.jax.core import TileworksEnv, TileworksState, bits_of, computed_once, pack_mask, unpack_mask
 
 #: a step from a cell to its neighbour on each side (N, E, S, W), in (dy, dx)
 STEPS = ((1, 0), (0, 1), (-1, 0), (0, -1))
+#: ``_faces`` of an empty cell (each side colour 3: no colour)
+EMPTY = 0xFF
 
 
 @dataclass
@@ -57,7 +62,11 @@ class TilesJaxState(TileworksState):
     # the whole table (the Python engine's fields, as arrays), after Pgx's public fields
     _code: Any = jnp.zeros(0, dtype=jnp.int8)  # [window cell]: 4 * kind + turn of its tile, -1 empty
     _order: Any = jnp.zeros(0, dtype=jnp.int8)  # [window cell]: when its tile was placed (0 first), -1 empty
-    _label: Any = jnp.zeros((0, 4), dtype=jnp.int16)  # [window cell, side]: its triangle's area, -1 empty
+    _faces: Any = jnp.zeros(0, dtype=jnp.uint8)  # [window cell]: its tile's side colours, 2 bits each (N lowest), 255 empty
+    _pattern: Any = jnp.zeros(0, dtype=jnp.uint8)  # [window cell]: the colours its neighbours ask for, 3 free
+    _root: Any = jnp.zeros(0, dtype=jnp.int16)  # [triangle 4t + side]: its area's root triangle
+    _open: Any = jnp.zeros(0, dtype=jnp.int16)  # [root]: the area's triangles facing an empty cell
+    _span: Any = jnp.zeros((0, 0), dtype=jnp.uint32)  # [root, word]: the tiles the area touches, a bit each
     _placed: Any = jnp.int32(0)  # tiles on the layout
     _bounds: Any = jnp.zeros(4, dtype=jnp.int32)  # min x, max x, min y, max y of the layout
     _hands: Any = jnp.zeros((0, 0), dtype=jnp.int32)  # [seat, kind]
@@ -129,7 +138,11 @@ class TilesEnv(TileworksEnv):
             legal_action_mask=jnp.zeros(self.pass_action + 1, dtype=jnp.bool_),
             _code=jnp.full(cells, -1, dtype=jnp.int8),
             _order=jnp.full(cells, -1, dtype=jnp.int8),
-            _label=jnp.full((cells, 4), -1, dtype=jnp.int16),
+            _faces=jnp.full(cells, EMPTY, dtype=jnp.uint8),
+            _pattern=jnp.full(cells, ALL_FREE, dtype=jnp.uint8),
+            _root=jnp.arange(4 * self.tiles, dtype=jnp.int16),
+            _open=jnp.zeros(4 * self.tiles, dtype=jnp.int16),
+            _span=jnp.zeros((4 * self.tiles, -(-self.tiles // 32)), dtype=jnp.uint32),
             _hands=jnp.zeros((n, k), dtype=jnp.int32),
             _deck=self.count,
             _discards=jnp.zeros(k, dtype=jnp.int32),
@@ -181,9 +194,7 @@ class TilesEnv(TileworksEnv):
         x = px - 1 + state._bounds[0]
         y = py - 1 + state._bounds[2]
         cell = (y + self.centre) * self.window + x + self.centre
-        placed, gained = self._place(state, cell, 4 * kind + (action & 3), state._colour[seat])
-        state = state.replace(**{name: jnp.where(placing, getattr(placed, name), getattr(state, name))
-                                 for name in ("_code", "_order", "_label", "_placed", "_bounds")})
+        state, gained = self._place(state, cell, 4 * kind + (action & 3), state._colour[seat], when=placing)
         taken = jnp.where(placing, kind, action - self.discard_base)
         state = state.replace(
             _hands=state._hands.at[seat, taken].add(-(placing | discarding).astype(jnp.int32)),
@@ -209,66 +220,95 @@ class TilesEnv(TileworksEnv):
         return observation(self, state, player_id)
 
     # -- the layout ----------------------------------------------------------------------------
-    def _place(self, state: TilesJaxState, cell: Any, code: Any, scorer: Any) -> tuple[TilesJaxState, Any]:
-        """Put the tile ``code`` (4 * kind + turn) on window ``cell``; the
-        state and the points its closed areas of colour ``scorer`` are worth
-        (n(n-1)/2 for an area touching n tiles; -1 scores nothing)."""
+    def _place(self, state: TilesJaxState, cell: Any, code: Any, scorer: Any,
+               when: Any = True) -> tuple[TilesJaxState, Any]:
+        """Put the tile ``code`` (4 * kind + turn) on window ``cell`` (if
+        ``when``); the state and the points its closed areas of colour
+        ``scorer`` are worth (n(n-1)/2 for an area touching n tiles; -1
+        scores nothing).
+
+        The areas are kept as the Python engine keeps them: triangle ``4t +
+        side`` of the ``t``-th tile belongs to the area named by its root,
+        and each root counts the area's triangles that face an empty cell
+        and holds the set of tiles it touches, so a placement updates a few
+        hundred numbers and never looks at the whole window."""
+        when = jnp.asarray(when)
         sides = self.sides[code]
         t = state._placed
         x, y = cell % self.window - self.centre, cell // self.window - self.centre
-        # the tile's own triangles: neighbours of one colour are one area
-        own = (4 * t + jnp.arange(4)).astype(jnp.int16)
+        base = 4 * t
+        labels = jnp.arange(4 * self.tiles)
+        root, open_, span = state._root, state._open, state._span
+        neighbours = [cell + dy * self.window + dx for dy, dx in STEPS]
+        others = [state._order[n].astype(jnp.int32) for n in neighbours]
+        filled = [other >= 0 for other in others]
+        # the tile's own triangles, each an area of its own so far
+        tile_bit = jnp.where(jnp.arange(span.shape[1]) == t // 32, jnp.uint32(1) << (t % 32).astype(jnp.uint32),
+                             jnp.uint32(0))
+        own = when & (labels >= base) & (labels < base + 4)
+        span = jnp.where(own[:, None], tile_bit, span)
+        open_ = jnp.where(own, jnp.stack([~f for f in filled])[jnp.clip(labels - base, 0, 3)], open_).astype(open_.dtype)
+
+        def union(root: Any, open_: Any, span: Any, a: Any, b: Any, join: Any) -> tuple[Any, Any, Any]:
+            ra, rb = root[a], root[b]
+            join = join & (ra != rb)
+            into = join & (labels == ra)
+            open_ = jnp.where(into, open_ + open_[rb], open_)
+            span = jnp.where(into[:, None], span | span[rb], span)
+            return jnp.where(join & (root == rb), ra, root).astype(root.dtype), open_, span
+
+        # across each edge the triangles match (the placement rule): the
+        # neighbour's triangle no longer faces an empty cell, and its area joins ours
+        for side in range(4):
+            touching = 4 * others[side] + OPPOSITE[side]
+            joins = when & filled[side]
+            open_ = jnp.where(joins & (labels == root[touching]), open_ - 1, open_).astype(open_.dtype)
+            root, open_, span = union(root, open_, span, base + side, touching, joins)
+        # within the tile, neighbouring triangles of one colour are one area
         for side in range(4):
             after = (side + 1) % 4
-            own = jnp.where((sides[side] == sides[after]) & (own == own[after]), own[side], own)
-        labels = state._label.at[cell].set(own)
-        codes = state._code.at[cell].set(code.astype(jnp.int8))
-        # across each edge the triangles match (the placement rule): join the areas
-        for side, (dy, dx) in enumerate(STEPS):
-            neighbour = cell + dy * self.window + dx
-            theirs = labels[neighbour, OPPOSITE[side]]
-            ours = labels[cell, side]
-            labels = jnp.where((codes[neighbour] >= 0) & (labels == theirs), ours, labels)
+            root, open_, span = union(root, open_, span, base + side, base + after,
+                                      when & (sides[side] == sides[after]))
+        # an empty neighbour now asks for this tile's colour on the facing side
+        pattern = state._pattern
+        for side, neighbour in enumerate(neighbours):
+            shift = 2 * OPPOSITE[side]
+            asked = (pattern[neighbour] & jnp.uint8(ALL_FREE ^ 3 << shift)) | (sides[side] << shift).astype(jnp.uint8)
+            pattern = pattern.at[neighbour].set(jnp.where(when & ~filled[side], asked, pattern[neighbour]))
+        faces = (sides[0] | sides[1] << 2 | sides[2] << 4 | sides[3] << 6).astype(jnp.uint8)
         bounds = jnp.where(t == 0, jnp.stack([x, x, y, y]), jnp.stack([
             jnp.minimum(state._bounds[0], x), jnp.maximum(state._bounds[1], x),
             jnp.minimum(state._bounds[2], y), jnp.maximum(state._bounds[3], y)]))
         state = state.replace(
-            _code=codes, _label=labels, _order=state._order.at[cell].set(t.astype(jnp.int8)),
-            _placed=t + 1, _bounds=bounds.astype(jnp.int32),
+            _code=state._code.at[cell].set(jnp.where(when, code, state._code[cell]).astype(jnp.int8)),
+            _order=state._order.at[cell].set(jnp.where(when, t, state._order[cell]).astype(jnp.int8)),
+            _faces=state._faces.at[cell].set(jnp.where(when, faces, state._faces[cell])),
+            _pattern=pattern, _root=root, _open=open_, _span=span,
+            _placed=t + when.astype(jnp.int32), _bounds=jnp.where(when, bounds, state._bounds).astype(jnp.int32),
         )
         # each distinct area of the tile in the scorer's colour, if closed
-        filled = (codes >= 0).reshape(self.window, self.window)
-        facing_empty = jnp.stack([filled & ~_shifted(filled, dy, dx) for dy, dx in STEPS], axis=-1).reshape(-1, 4)
-        mine = labels[cell]
+        mine = root[base + jnp.arange(4)]
         gained = jnp.int32(0)
         for side in range(4):
-            area = labels == mine[side]
             new = jnp.all(mine[:side] != mine[side]) if side else True
-            closed = ~(area & facing_empty).any()
-            size = area.any(axis=1).sum()
-            counts = new & closed & (sides[side] == scorer)
+            closed = open_[mine[side]] == 0
+            size = jax.lax.population_count(span[mine[side]]).sum().astype(jnp.int32)
+            counts = when & new & closed & (sides[side] == scorer)
             gained += jnp.where(counts, size * (size - 1) // 2, 0).astype(jnp.int32)
         return state, gained
 
-    def _frame_sides(self, state: TilesJaxState) -> Any:
-        """The colours of the action frame's triangles, ``[y, x, side]``, -1 where empty."""
-        codes = jax.lax.dynamic_slice(
-            state._code.reshape(self.window, self.window),
-            (state._bounds[2] - 1 + self.centre, state._bounds[0] - 1 + self.centre), (self.width, self.width),
-        ).astype(jnp.int32)
-        return jnp.where(codes[..., None] >= 0, self.sides[jnp.maximum(codes, 0)], -1)
+    def _frame(self, state: TilesJaxState, cells: Any) -> Any:
+        """The action frame's part, ``[y, x]``, of a per-cell window array of ``state``."""
+        return jax.lax.dynamic_slice(
+            cells.reshape(self.window, self.window),
+            (state._bounds[2] - 1 + self.centre, state._bounds[0] - 1 + self.centre), (self.width, self.width))
 
     # -- what a seat may do, and the end -----------------------------------------------------
     def _legal(self, state: TilesJaxState) -> Any:
         """Every fitting placement of a tile in hand; when none fits, a
         discard of any tile in hand; with an empty hand, the pass."""
-        sides = self._frame_sides(state)
-        empty = sides[..., 0] < 0
-        need = jnp.stack([
-            _shifted(sides[..., OPPOSITE[side]], dy, dx, fill=-1) for side, (dy, dx) in enumerate(STEPS)], axis=-1)
-        need = jnp.where(need < 0, FREE, need)
-        pattern = need[..., 0] | need[..., 1] << 2 | need[..., 2] << 4 | need[..., 3] << 6
-        open_cell = empty & (need != FREE).any(axis=-1)
+        pattern = self._frame(state, state._pattern).astype(jnp.int32)
+        open_cell = (self._frame(state, state._faces) == EMPTY) & (pattern != ALL_FREE)
         hand = state._hands[state._seat] > 0
         deciding = state._phase == DECIDE
         held = jnp.pad(jnp.repeat(hand, 4), (0, 32 * self.words - 4 * self.kinds)).reshape(self.words, 32)
@@ -289,14 +329,6 @@ class TilesEnv(TileworksEnv):
                          jnp.pad(places.reshape(-1), (0, tail.size)), jnp.pad(tail, (placements, 0)))
 
 
-def _shifted(grid: Any, dy: int, dx: int, fill: Any = False) -> Any:
-    """``grid`` seen from each cell's neighbour ``(dy, dx)`` away: cell
-    ``[y, x]`` of the result is ``grid[y + dy, x + dx]`` (``fill`` off the edge)."""
-    height, width = grid.shape[:2]
-    padded = jnp.pad(grid, ((1, 1), (1, 1)) + ((0, 0),) * (grid.ndim - 2), constant_values=fill)
-    return padded[1 + dy: 1 + dy + height, 1 + dx: 1 + dx + width]
-
-
 def observation(env: TilesEnv, state: TilesJaxState, viewer: Any) -> Any:
     """The Python engine's observation tensor (``observation_tensor``) of
     ``viewer``, as float32: the layout's twelve planes (side by colour) in
@@ -305,16 +337,22 @@ def observation(env: TilesEnv, state: TilesJaxState, viewer: Any) -> Any:
     first and the viewer."""
     n = env.players
     one_hot = lambda k, i: (jnp.arange(k) == i).astype(jnp.float32)  # noqa: E731
-    sides = env._frame_sides(state).reshape(-1, 4)  # [position, side]
-    planes = (sides.T[:, None, :] == jnp.arange(3)[None, :, None])  # [side, colour, position]
-    parts = [
-        planes.reshape(-1), state._hands[viewer] / env.count, state._hands.sum(axis=1) / env.tiles,
+    # [position]: 2 bits a side, 3 empty (sliced once: XLA would redo the slice's index arithmetic per plane)
+    faces = computed_once(env._frame(state, state._faces).reshape(-1))
+    sides, colours = 2 * jnp.arange(4, dtype=jnp.uint8), jnp.arange(3, dtype=jnp.uint8)
+    planes = (faces >> sides[:, None, None]) & 3 == colours[None, :, None]  # [side, colour, position]
+    rest = [
+        state._hands[viewer] / env.count, state._hands.sum(axis=1) / env.tiles,
         (state._deck.sum() / env.tiles)[None], state._discards / env.count,
         (state._colour[:, None] == jnp.arange(3)[None, :]).reshape(-1),
         jnp.clip(state._points / env.bound, 0.0, 1.0), one_hot(len(PHASE_NAMES), state._phase),
         one_hot(n, jnp.where(state._phase == OVER, -1, state._seat)), one_hot(n, state._first), one_hot(n, viewer),
     ]
-    return jnp.concatenate([jnp.asarray(p, dtype=jnp.float32).reshape(-1) for p in parts])
+    rest = jnp.concatenate([jnp.asarray(p, dtype=jnp.float32).reshape(-1) for p in rest])
+    # padded and chosen, not concatenated: XLA's CPU backend would copy the planes once more
+    size = planes.size
+    return jnp.where(jnp.arange(size + rest.size) < size,
+                     jnp.pad(planes.reshape(-1), (0, rest.size)).astype(jnp.float32), jnp.pad(rest, (size, 0)))
 
 
 # -- the Python engine's fields ------------------------------------------------------------------
