@@ -52,12 +52,13 @@ class Chance(NamedTuple):
         callback."""
         n = items.shape[0]
         numbers = jax.random.uniform(jax.random.fold_in(self.key, stream), (count,))
-        index = jnp.arange(n)
 
         def place(i: Any, order: Any) -> Any:
+            # a swap by index: under vmap one gather and two scatters of a
+            # number per game, half the time of a masked pass over the items
             j = jnp.minimum(i + jnp.floor(numbers[i] * (n - i)).astype(jnp.int32), n - 1)
-            chosen = jnp.where(index == j, order, 0).sum().astype(order.dtype)
-            return jnp.where(index == j, order[i], order).at[i].set(chosen)
+            chosen = order[j]
+            return order.at[j].set(order[i]).at[i].set(chosen)
 
         return jax.lax.fori_loop(0, count, place, items)[:count]
 
