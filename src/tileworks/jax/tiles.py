@@ -60,7 +60,7 @@ EMPTY = 0xFF
 class TilesJaxState(TileworksState):
     game_name: ClassVar[str] = "tiles"
     # the whole table (the Python engine's fields, as arrays), after Pgx's public fields
-    _code: Any = jnp.zeros(0, dtype=jnp.int8)  # [window cell]: 4 * kind + turn of its tile, -1 empty
+    _tile_code: Any = jnp.zeros(0, dtype=jnp.int8)  # [tile t]: 4 * kind + turn of the t-th tile placed
     _order: Any = jnp.zeros(0, dtype=jnp.int8)  # [window cell]: when its tile was placed (0 first), -1 empty
     _faces: Any = jnp.zeros(0, dtype=jnp.uint8)  # [window cell]: its tile's side colours, 2 bits each (N lowest), 255 empty
     _pattern: Any = jnp.zeros(0, dtype=jnp.uint8)  # [window cell]: the colours its neighbours ask for, 3 free
@@ -136,7 +136,7 @@ class TilesEnv(TileworksEnv):
         return TilesJaxState(
             rewards=jnp.zeros(n, dtype=jnp.float32),
             legal_action_mask=jnp.zeros(self.pass_action + 1, dtype=jnp.bool_),
-            _code=jnp.full(cells, -1, dtype=jnp.int8),
+            _tile_code=jnp.full(self.tiles, -1, dtype=jnp.int8),
             _order=jnp.full(cells, -1, dtype=jnp.int8),
             _faces=jnp.full(cells, EMPTY, dtype=jnp.uint8),
             _pattern=jnp.full(cells, ALL_FREE, dtype=jnp.uint8),
@@ -269,20 +269,24 @@ class TilesEnv(TileworksEnv):
             after = (side + 1) % 4
             root, open_, span = union(root, open_, span, base + side, base + after,
                                       when & (sides[side] == sides[after]))
-        # an empty neighbour now asks for this tile's colour on the facing side
+        # the tile's cell, and each empty neighbour now asking for this tile's
+        # colour on the facing side: one pass over the window each, not a
+        # scatter per cell (XLA's CPU backend makes each of those a pass)
+        cells = jnp.arange(self.window * self.window)
+        at_cell = when & (cells == cell)
         pattern = state._pattern
         for side, neighbour in enumerate(neighbours):
             shift = 2 * OPPOSITE[side]
-            asked = (pattern[neighbour] & jnp.uint8(ALL_FREE ^ 3 << shift)) | (sides[side] << shift).astype(jnp.uint8)
-            pattern = pattern.at[neighbour].set(jnp.where(when & ~filled[side], asked, pattern[neighbour]))
+            asked = (pattern & jnp.uint8(ALL_FREE ^ 3 << shift)) | (sides[side] << shift).astype(jnp.uint8)
+            pattern = jnp.where(when & ~filled[side] & (cells == neighbour), asked, pattern)
         faces = (sides[0] | sides[1] << 2 | sides[2] << 4 | sides[3] << 6).astype(jnp.uint8)
         bounds = jnp.where(t == 0, jnp.stack([x, x, y, y]), jnp.stack([
             jnp.minimum(state._bounds[0], x), jnp.maximum(state._bounds[1], x),
             jnp.minimum(state._bounds[2], y), jnp.maximum(state._bounds[3], y)]))
         state = state.replace(
-            _code=state._code.at[cell].set(jnp.where(when, code, state._code[cell]).astype(jnp.int8)),
-            _order=state._order.at[cell].set(jnp.where(when, t, state._order[cell]).astype(jnp.int8)),
-            _faces=state._faces.at[cell].set(jnp.where(when, faces, state._faces[cell])),
+            _tile_code=jnp.where(when & (jnp.arange(self.tiles) == t), code, state._tile_code).astype(jnp.int8),
+            _order=jnp.where(at_cell, t, state._order).astype(jnp.int8),
+            _faces=jnp.where(at_cell, faces, state._faces),
             _pattern=pattern, _root=root, _open=open_, _span=span,
             _placed=t + when.astype(jnp.int32), _bounds=jnp.where(when, bounds, state._bounds).astype(jnp.int32),
         )
@@ -360,10 +364,10 @@ def to_fields(env: TilesEnv, state: TilesJaxState) -> dict[str, Any]:
     names = env.game.tileset.kinds
     n = env.players
     phase = int(state._phase)
-    codes, order = np.asarray(state._code), np.asarray(state._order)
+    codes, order = np.asarray(state._tile_code), np.asarray(state._order)
     layout = []
-    for cell in sorted(np.flatnonzero(codes >= 0), key=lambda c: order[c]):
-        code = int(codes[cell])
+    for cell in sorted(np.flatnonzero(order >= 0), key=lambda c: order[c]):
+        code = int(codes[order[cell]])
         y, x = divmod(int(cell), env.window)
         layout.append([x - env.centre, y - env.centre, rotations(names[code // 4])[code % 4]])
     return {
