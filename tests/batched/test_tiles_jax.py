@@ -129,3 +129,14 @@ def test_a_seat_sees_its_own_hand_and_only_the_size_of_the_others():
     _, other, _ = _both({}, hands=[["bbbw", "gggg"], ["wgwg", "bbgg"]], **fields)
     assert np.array_equal(_seen(env, one, 0), _seen(env, other, 0))
     assert not np.array_equal(_seen(env, one, 1), _seen(env, other, 1))
+
+
+@pytest.mark.parametrize("options", [{}, {"players": 3, "tile_set": DISCARD_HEAVY}])
+def test_the_opening_observation_written_directly_is_the_general_one(options):
+    # init writes the opening's observation without reading the layout (only
+    # the first tile is on it); it must be what observing that position gives
+    env = _environment(tuple(sorted(options.items())))
+    states = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(3), 64))
+    general = jax.jit(jax.vmap(lambda state: env.observe(state)))(states)
+    assert np.array_equal(np.asarray(states.observation), np.asarray(general))
+    assert np.asarray(states.observation).sum(axis=1).min() > 4  # the first tile's four sides, and the hand

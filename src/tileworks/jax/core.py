@@ -275,8 +275,18 @@ class TileworksEnv(pgx.core.Env):
         """The Python engine's returns at the end: by default the highest score wins, ties shared."""
         return shared_win(state._points)
 
+    def init(self, key: Any) -> Any:
+        state = self._init(key)
+        return state.replace(observation=jax.lax.stop_gradient(self._opening_observation(state)))
+
     def _init(self, key: Any) -> Any:
         return self._start(self._blank(), Chance.sampled(key, self.max_chance))
+
+    def _opening_observation(self, state: Any) -> Any:
+        """The mover's observation of an opening position (Pgx's ``init``
+        asks for it). A game whose openings are nearly empty may write it
+        directly: ``auto_reset`` runs ``init`` for every game at every step."""
+        return self._observe(state, state.current_player)
 
     def init_with_chance(self, outcomes: Any) -> Any:
         """The opening position with its chance outcomes imposed (as

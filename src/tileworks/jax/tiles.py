@@ -219,6 +219,9 @@ class TilesEnv(TileworksEnv):
     def _observe(self, state: TilesJaxState, player_id: Any) -> Any:
         return observation(self, state, player_id)
 
+    def _opening_observation(self, state: TilesJaxState) -> Any:
+        return opening_observation(self, state)
+
     # -- the layout ----------------------------------------------------------------------------
     def _place(self, state: TilesJaxState, cell: Any, code: Any, scorer: Any,
                when: Any = True) -> tuple[TilesJaxState, Any]:
@@ -336,17 +339,35 @@ class TilesEnv(TileworksEnv):
 def observation(env: TilesEnv, state: TilesJaxState, viewer: Any) -> Any:
     """The Python engine's observation tensor (``observation_tensor``) of
     ``viewer``, as float32: the layout's twelve planes (side by colour) in
-    the action frame, the viewer's own hand, every hand's size, the deck's
-    size, the discards, the colours, points, phase, whose turn, who played
-    first and the viewer."""
-    n = env.players
-    one_hot = lambda k, i: (jnp.arange(k) == i).astype(jnp.float32)  # noqa: E731
+    the action frame, then :func:`_table_features`."""
     # [position]: 2 bits a side, 3 empty; sliced once, and each plane a row of
     # its own: XLA's CPU backend writes a row of simple arithmetic several
     # times faster than one array indexed by side, colour and position
     faces = computed_once(env._frame(state, state._faces).reshape(-1))
-    planes = [((faces >> 2 * side) & 3) == colour for side in range(4) for colour in range(3)]
-    parts = planes + [
+    planes = [(((faces >> 2 * side) & 3) == colour).astype(jnp.float32) for side in range(4) for colour in range(3)]
+    return jnp.concatenate(planes + [_table_features(env, state, viewer)])
+
+
+def opening_observation(env: TilesEnv, state: TilesJaxState) -> Any:
+    """:func:`observation` of an opening position by its mover, written
+    directly: only the first tile is on the layout, at the frame's position
+    (1, 1), so the planes are zero but for its four sides. ``auto_reset``
+    runs ``init`` for every game at every step, and the general planes
+    cost as much as the rest of the step."""
+    positions = env.width * env.width
+    sides = env.sides[state._tile_code[0]]  # its N, E, S, W colours
+    ones = (jnp.arange(4) * 3 + sides) * positions + env.width + 1
+    planes, features = 12 * positions, _table_features(env, state, state.current_player)
+    return jnp.zeros(planes + features.size, dtype=jnp.float32).at[ones].set(1.0).at[planes:].set(features)
+
+
+def _table_features(env: TilesEnv, state: TilesJaxState, viewer: Any) -> Any:
+    """The observation after the planes: the viewer's own hand, every
+    hand's size, the deck's size, the discards, the colours, points, phase,
+    whose turn, who played first and the viewer."""
+    n = env.players
+    one_hot = lambda k, i: (jnp.arange(k) == i).astype(jnp.float32)  # noqa: E731
+    parts = [
         state._hands[viewer] / env.count, state._hands.sum(axis=1) / env.tiles,
         (state._deck.sum() / env.tiles)[None], state._discards / env.count,
         (state._colour[:, None] == jnp.arange(3)[None, :]).reshape(-1),
