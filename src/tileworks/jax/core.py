@@ -292,7 +292,7 @@ class TileworksEnv(pgx.core.Env):
         """The opening position with its chance outcomes imposed (as
         ``max_chance`` integers, ``-1`` padded), not drawn."""
         state = self._start(self._blank(), Chance(outcomes=jnp.asarray(outcomes, dtype=jnp.int32)))
-        return state.replace(observation=self.observe(state))
+        return state.replace(observation=jax.lax.stop_gradient(self._opening_observation(state)))
 
     def _step(self, state: Any, action: Any, key: Any) -> Any:
         return self._apply(self._fresh(state), action, Chance.sampled(key, self.max_chance))

@@ -318,8 +318,7 @@ class TilesEnv(TileworksEnv):
         open_cell = (self._frame(state, state._faces) == EMPTY) & (pattern != ALL_FREE)
         hand = state._hands[state._seat] > 0
         deciding = state._phase == DECIDE
-        held = jnp.pad(jnp.repeat(hand, 4), (0, 32 * self.words - 4 * self.kinds)).reshape(self.words, 32)
-        held = (held.astype(jnp.uint32) << jnp.arange(32, dtype=jnp.uint32)).sum(axis=-1, dtype=jnp.uint32)
+        held = bits_of(jnp.pad(jnp.repeat(hand, 4), (0, 32 * self.words - 4 * self.kinds)).reshape(self.words, 32))
         words = jnp.where(open_cell[..., None] & deciding, self.fit_words[pattern] & held, 0)  # [y, x, word]
         fits = (words != 0).any()
         tail = jnp.concatenate([hand & ~fits & deciding, (~hand.any() & deciding)[None]])
@@ -329,8 +328,7 @@ class TilesEnv(TileworksEnv):
             # whole mask is one run of words, and each action's bit is found by shifts alone
             return unpack_mask(jnp.concatenate([words.reshape(-1), pack_mask([(0, bits_of(tail), tail.size)], 32)]),
                                placements + tail.size)
-        places = ((computed_once(words)[..., None] >> jnp.arange(32, dtype=jnp.uint32)) & 1).astype(jnp.bool_)
-        places = places.reshape(self.width, self.width, -1)[..., :4 * self.kinds]
+        places = unpack_mask(words, 4 * self.kinds)  # [y, x, placement]
         # padded and chosen, not concatenated: XLA's CPU backend would copy the whole mask once more
         return jnp.where(jnp.arange(placements + tail.size) < placements,
                          jnp.pad(places.reshape(-1), (0, tail.size)), jnp.pad(tail, (placements, 0)))
