@@ -14,13 +14,26 @@ escaped.
 
 from __future__ import annotations
 
+from functools import cache, lru_cache
 from html import escape
 from typing import Any
 
 
+@cache
+def _attribute_name(keyword: str) -> str:
+    """``stroke_width`` is written ``stroke-width``; ``class_`` is ``class``."""
+    return keyword.rstrip("_").replace("_", "-")
+
+
+@lru_cache(maxsize=4096)
+def _attribute_value(value: str) -> str:
+    # a picture repeats a few dozen values (colours, ids, numbers) many times
+    return escape(value)
+
+
 def _attrs(attributes: dict[str, Any]) -> str:
     return "".join(
-        f' {key.rstrip("_").replace("_", "-")}="{escape(str(value))}"' for key, value in attributes.items()
+        f' {_attribute_name(key)}="{_attribute_value(str(value))}"' for key, value in attributes.items()
         if value is not None
     )
 

@@ -32,6 +32,16 @@ def wall_column(colour: int, row: int) -> int:
     return (colour + row) % 5
 
 
+def wall_colour(row: int, column: int) -> int:
+    """The colour whose place on the coloured wall is ``column`` of ``row``
+    (the inverse of :func:`wall_column`).
+
+    >>> [wall_colour(1, c) for c in range(5)]
+    [4, 0, 1, 2, 3]
+    """
+    return (column - row) % 5
+
+
 #: bit of the coloured wall's cell for (row, colour)
 WALL_BIT = tuple(tuple(1 << (5 * row + wall_column(c, row)) for c in range(5)) for row in range(5))
 ROW_MASKS = tuple(0b11111 << (5 * r) for r in range(5))

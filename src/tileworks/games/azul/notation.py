@@ -137,14 +137,8 @@ def _letters(counts: list[int]) -> str:
 
 
 def _wall_rows(state: "AzulState", seat: int) -> list[str]:
-    rows = []
-    for r in range(5):
-        row = ""
-        for col in range(5):
-            colour = state.wall_colour_at(seat, 5 * r + col)
-            row += k.COLOUR_LETTERS[colour] if colour >= 0 else "."
-        rows.append(row)
-    return rows
+    cells = "".join(k.COLOUR_LETTERS[colour] if colour >= 0 else "." for colour in state.wall_colours(seat))
+    return [cells[5 * row: 5 * row + 5] for row in range(5)]
 
 
 def _lines(state: "AzulState", seat: int) -> list[str]:

@@ -48,8 +48,8 @@ def observation_tensor(state: "AzulState", player: int) -> list[float]:
             i = 5 * seat + line
             t.one_hot(5, state.line_colour[i])
             t.fraction(state.line_count[i], LINE_SIZE[line])
-        for cell in range(25):
-            t.one_hot(5, state.wall_colour_at(seat, cell))
+        for colour in state.wall_colours(seat):
+            t.one_hot(5, colour)
         t.fractions(state.floor_tiles[5 * seat : 5 * seat + 5], FLOOR_SPACES)
         t.fraction(state.floor_spaces[seat], FLOOR_SPACES)
         t.flag(state.marker_holder == seat)

@@ -34,7 +34,7 @@ from typing import Any
 
 from tileworks.core.i18n import _
 from tileworks.core.text import Segment, closing_line, plain, rich
-from tileworks.games.azul.constants import COLOUR_LETTERS, FLOOR_PENALTY, wall_column
+from tileworks.games.azul.constants import COLOUR_LETTERS, FLOOR_PENALTY, wall_colour
 
 STYLES = {"b": "bold blue", "y": "bold yellow", "r": "bold red", "k": "bold white on grey23", "w": "bold black on white"}
 
@@ -65,8 +65,7 @@ def _seat_lines(view: dict[str, Any], seat: dict[str, Any]) -> list[list[Segment
             elif grey:
                 line.append((".", "dim"))
             else:
-                colour = next(c for c in range(5) if wall_column(c, r) == col)
-                line.append((COLOUR_LETTERS[colour], "dim"))
+                line.append((COLOUR_LETTERS[wall_colour(r, col)], "dim"))
             if col < 4:
                 line.append((" ", None))
         lines.append(line)
@@ -199,10 +198,11 @@ def _svg_board(svg: Any, view: dict[str, Any], seat_index: int, bx: float, by: f
             if letter != ".":
                 _svg_tile(svg, x0, wall_y, letter, wall_tile, **data)
             else:
-                pale = "#e6e6e6" if grey else SVG_PALE[COLOUR_LETTERS[(column - line) % 5]]
+                pattern = COLOUR_LETTERS[wall_colour(line, column)]
+                pale = "#e6e6e6" if grey else SVG_PALE[pattern]
                 svg.rect(x0, wall_y, wall_tile - 2, wall_tile - 2, rx=3, fill=pale, stroke="#c9b48c", **data)
                 if not grey:  # the wall's pattern: which colour goes here
-                    svg.cue(x0, wall_y, wall_tile - 2, COLOUR_LETTERS[(column - line) % 5].upper(), dark=True, faint=True)
+                    svg.cue(x0, wall_y, wall_tile - 2, pattern.upper(), dark=True, faint=True)
     floor_y = by + 24 + 5 * tile + 6
     floor = ("1" if seat.get("marker") else "") + seat["floor"]
     for space in range(7):
