@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import math
 import os
 import platform
 import random
@@ -44,7 +45,8 @@ def device_name() -> str:
 
 
 def state_bytes(state) -> int:
-    return sum(leaf.nbytes for leaf in jax.tree_util.tree_leaves(state))
+    """Bytes of a state, or of its shapes (``jax.eval_shape``)."""
+    return sum(math.prod(leaf.shape) * leaf.dtype.itemsize for leaf in jax.tree_util.tree_leaves(state))
 
 
 def uniform_legal(key, mask):
@@ -175,7 +177,7 @@ def main() -> None:
             continue
         python = python_random_play(env.game, args.seconds)
         print(f"{label}: Python engine {python:,.0f} steps/s (one core)")
-        size = state_bytes(env.init(jax.random.PRNGKey(0)))
+        size = state_bytes(jax.eval_shape(env.init, jax.random.PRNGKey(0)))
         for batch in args.batches:
             if batch * size * LIVE_COPIES > memory_available():
                 print(f"  batch {batch:>6}: skipped, {size:,} bytes/env would need about "

@@ -60,6 +60,13 @@ def test_random_games_agree_with_the_python_engine_at_every_step(env):
     assert report.games == 6 and report.steps >= 6 * SHORTEST[env.game_name]
 
 
+def test_the_sizes_pgx_asks_for_are_the_python_engines_and_need_no_game_played(env):
+    # (Pgx's own way plays init op by op: 3 to 11 seconds a game on a CPU)
+    opening = jax.eval_shape(env.init, jax.random.PRNGKey(0))
+    assert env.num_actions == opening.legal_action_mask.shape[0] == env.game.num_distinct_actions()
+    assert env.observation_shape == opening.observation.shape == tuple(env.game.observation_tensor_shape())
+
+
 #: Pgx's API test compiles each environment afresh (half a minute for Azul on
 #: two cores), so here it covers one option set of each game, with as many of
 #: its options as possible; `bench/bench_jax.py --api-test` runs it on every
@@ -138,7 +145,7 @@ def test_an_illegal_action_ends_that_game_only_with_a_penalty_for_its_mover(game
 def test_step_without_a_key_unknown_games_and_options_are_refused_by_name():
     env = tileworks.jax.make("azul")
     with pytest.raises(ValueError, match="PRNG key"):
-        env.step(env.init(jax.random.PRNGKey(0)), jnp.int32(0))
+        env.step(jax.eval_shape(env.init, jax.random.PRNGKey(0)), jnp.int32(0))  # (refused before the state is read)
     with pytest.raises(ValueError, match="no JAX engine for 'chess'"):
         tileworks.jax.make("chess")
     with pytest.raises(ValueError, match="unknown option 'colour' for azul"):
@@ -159,7 +166,7 @@ def test_a_state_crosses_between_the_engines_and_the_observations_agree(config, 
     game, options = config
     env = tileworks.jax.make(game, **options)
     players = env.num_players
-    step = jax.jit(env.step)
+    step, observe = jax.jit(env.step), jax.jit(env.observe)
     state = jax.jit(env.init)(jax.random.PRNGKey(21))
     key = jax.random.PRNGKey(22)
     for _ply in range(30):  # Azul: into the second round; short of the end everywhere
@@ -174,7 +181,7 @@ def test_a_state_crosses_between_the_engines_and_the_observations_agree(config, 
     assert sorted(python.legal_actions()) == np.flatnonzero(np.asarray(state.legal_action_mask)).tolist()
     assert python.scores() == np.asarray(env.scores(state)).tolist()
     for viewer in range(players):
-        seen = env.observe(state.replace(current_player=jnp.int32(viewer)))
+        seen = observe(state.replace(current_player=jnp.int32(viewer)))
         assert np.allclose(np.asarray(seen), python.observation_tensor(viewer), atol=1e-6)
     back = env.from_python(python)
     assert back._options == state._options

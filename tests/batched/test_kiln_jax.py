@@ -42,6 +42,11 @@ def _environment(options: tuple):
     return env, jax.jit(env.step)
 
 
+@functools.lru_cache(maxsize=None)
+def _init_with_chance(env):
+    return jax.jit(env.init_with_chance)
+
+
 def _play(options: dict, moves: list[str], **fields):
     """The position in both engines, then ``moves`` in both; the JAX states after each move."""
     env, step = _environment(tuple(sorted(options.items())))
@@ -135,6 +140,6 @@ def test_a_complete_tie_for_the_start_is_broken_by_the_chance_outcome(seat):
     # every group of every colour is a single tile: the three players tie
     env, _ = _environment((("players", 3),))
     fill = ["RBGY".index(letter) for row in SINGLES for letter in row]
-    state = env.init_with_chance(jnp.asarray(fill + [0, seat]))  # the black tile on b8
+    state = _init_with_chance(env)(jnp.asarray(fill + [0, seat]))  # the black tile on b8
     assert int(state.current_player) == seat
     assert np.asarray(state._chance).tolist() == fill + [0, seat]

@@ -54,8 +54,13 @@ def _play(env, state, python, move: str):
     return _step_with_chance(env)(state, jnp.int32(action), jnp.asarray(outcomes))
 
 
+@functools.lru_cache(maxsize=None)
+def _observe(env):
+    return jax.jit(env.observe)
+
+
 def _seen(env, state, viewer: int):
-    return np.asarray(env.observe(state.replace(current_player=jnp.int32(viewer))))
+    return np.asarray(_observe(env)(state.replace(current_player=jnp.int32(viewer))))
 
 
 @pytest.mark.parametrize("mover, gained", [(0, [1, 0]), (1, [0, 0])])

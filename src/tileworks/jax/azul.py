@@ -13,7 +13,7 @@ engine's chance nodes take them.
 >>> import jax
 >>> from tileworks.jax import make
 >>> env = make("azul", players=2)
->>> state = env.init(jax.random.PRNGKey(0))
+>>> state = jax.jit(env.init)(jax.random.PRNGKey(0))
 >>> env.num_actions, int(state.legal_action_mask.sum()) > 0
 (185, True)
 """

@@ -11,6 +11,7 @@ up to the next decision), ``_observe``, and ``to_fields``/``from_fields``
 
 from __future__ import annotations
 
+import functools
 from typing import Any, ClassVar, NamedTuple
 
 import jax
@@ -256,6 +257,18 @@ class TileworksEnv(pgx.core.Env):
     def num_players(self) -> int:
         return self.players
 
+    # Pgx finds these two by running ``init`` op by op, which on a CPU costs
+    # seconds (10 s for Azul): a training script asks for them first thing
+    @property
+    def num_actions(self) -> int:
+        """The Python engine's ``num_distinct_actions()``: the ids are its own."""
+        return self.game.num_distinct_actions()
+
+    @functools.cached_property
+    def observation_shape(self) -> tuple[int, ...]:
+        """The observation's shape, from tracing ``init`` without running it."""
+        return tuple(jax.eval_shape(self.init, jax.random.PRNGKey(0)).observation.shape)
+
     def _finish(self, state: Any, legal: Any = None) -> Any:
         """Pgx's public fields of a state whose table a step has just set:
         the seat to move (kept at the end), its legal actions (``legal``,
@@ -345,4 +358,10 @@ class TileworksEnv(pgx.core.Env):
             raise ValueError(f"a state of {python_state.game().name} {python_state.game().options()}, "
                              f"not of this environment's {self.game_name} {self.game.options()}")
         state = self.from_fields(python_state._fields())
-        return state.replace(observation=self.observe(state))
+        return state.replace(observation=self._observe_compiled(state))
+
+    @functools.cached_property
+    def _observe_compiled(self) -> Any:
+        # a conversion runs outside jit, where JAX would run observe op by op
+        # (compiling each operation of it): Tiles' took 9 seconds
+        return jax.jit(self.observe)

@@ -22,7 +22,7 @@ key or imposed with :meth:`KilnEnv.init_with_chance`. Nothing is hidden.
 >>> import jax
 >>> from tileworks.jax import make
 >>> env = make("kiln", players=3)
->>> state = env.init(jax.random.PRNGKey(0))
+>>> state = jax.jit(env.init)(jax.random.PRNGKey(0))
 >>> env.num_actions, int(state.legal_action_mask.sum())  # push to any border cell but the black tile's own
 (174, 23)
 """

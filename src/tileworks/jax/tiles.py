@@ -29,7 +29,7 @@ seat's observation holds only its own hand.
 >>> import jax
 >>> from tileworks.jax import make
 >>> env = make("tiles")
->>> state = env.init(jax.random.PRNGKey(0))
+>>> state = jax.jit(env.init)(jax.random.PRNGKey(0))
 >>> env.num_actions, env.window
 (212089, 91)
 """

@@ -13,7 +13,7 @@ hand and the other hands' sizes.
 >>> import jax
 >>> from tileworks.jax import make
 >>> env = make("tuileries", players=4)
->>> state = env.init(jax.random.PRNGKey(0))
+>>> state = jax.jit(env.init)(jax.random.PRNGKey(0))
 >>> env.num_actions, int(state.legal_action_mask.sum())  # 7 tiles in hand, 4 circle squares
 (4096, 28)
 """
