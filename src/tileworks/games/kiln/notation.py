@@ -260,15 +260,8 @@ def _mask_rows(mask: int, width: int, rows: int, mark: str = "#") -> list[str]:
 
 
 def kiln_rows(state: "KilnState") -> list[str]:
-    letters = k.TILE_LETTERS
-    out = []
-    for y in range(6):
-        row = ""
-        for x in range(6):
-            tile = state.tile_at(6 * y + x)
-            row += letters[tile] if tile >= 0 else "."
-        out.append(row)
-    return out
+    cells = "".join(k.TILE_LETTERS[tile] if tile >= 0 else "." for tile in state.kiln_tiles())
+    return [cells[6 * y: 6 * y + 6] for y in range(6)]
 
 
 def state_fields(state: "KilnState") -> dict[str, Any]:

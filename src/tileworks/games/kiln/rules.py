@@ -205,6 +205,23 @@ class KilnState(DelegatingState):
                 return tile
         return -1
 
+    def kiln_tiles(self) -> list[int]:
+        """The tile kind on every kiln cell, cell 0 first (-1 while setup
+        has not filled it): each kind's cells visited bit by bit, not 36
+        lookups of every kind.
+
+        >>> from tileworks import load_game
+        >>> load_game("kiln").new_initial_state().kiln_tiles() == [-1] * 36
+        True
+        """
+        cells = [-1] * 36
+        for tile, mask in enumerate(self.masks):
+            while mask:
+                low = mask & -mask
+                cells[low.bit_length() - 1] = tile
+                mask ^= low
+        return cells
+
     def is_draw(self) -> bool:
         """True when the turn-limit safeguard ended the game."""
         return self.phase == OVER and self.winner < 0
