@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from tileworks.core.bitboards import cell_labels
 from tileworks.core.scoring import is_recording, note
 from tileworks.core import CHANCE, TERMINAL, DelegatingState, Game
 from tileworks.games.azul import heuristics, notation, observation, render
@@ -171,21 +172,13 @@ class AzulState(DelegatingState):
 
     def wall_colours(self, seat: int) -> list[int]:
         """The colour of every cell of ``seat``'s wall (-1 empty), row-major
-        from the top-left: each colour's board visited bit by bit, not 25
-        lookups of five boards.
+        from the top-left.
 
         >>> from tileworks import load_game
         >>> load_game("azul").new_initial_state().wall_colours(0) == [-1] * 25
         True
         """
-        cells = [-1] * 25
-        for colour in range(5):
-            board = self.walls[5 * seat + colour]
-            while board:
-                low = board & -board
-                cells[low.bit_length() - 1] = colour
-                board ^= low
-        return cells
+        return cell_labels(self.walls[5 * seat: 5 * seat + 5], 25)
 
     def has_complete_row(self, seat: int) -> bool:
         wall = self.wall(seat)

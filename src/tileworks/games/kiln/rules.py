@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tileworks.core.bitboards import cell_labels
 from tileworks.core.scoring import note
 from tileworks.core import CHANCE, TERMINAL, DelegatingState, Game
 from tileworks.games.kiln import board, heuristics, notation, observation, render
@@ -207,20 +208,13 @@ class KilnState(DelegatingState):
 
     def kiln_tiles(self) -> list[int]:
         """The tile kind on every kiln cell, cell 0 first (-1 while setup
-        has not filled it): each kind's cells visited bit by bit, not 36
-        lookups of every kind.
+        has not filled it).
 
         >>> from tileworks import load_game
         >>> load_game("kiln").new_initial_state().kiln_tiles() == [-1] * 36
         True
         """
-        cells = [-1] * 36
-        for tile, mask in enumerate(self.masks):
-            while mask:
-                low = mask & -mask
-                cells[low.bit_length() - 1] = tile
-                mask ^= low
-        return cells
+        return cell_labels(self.masks, 36)
 
     def is_draw(self) -> bool:
         """True when the turn-limit safeguard ended the game."""
