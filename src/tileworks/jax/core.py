@@ -289,23 +289,26 @@ class TileworksEnv(pgx.core.Env):
         return shared_win(state._points)
 
     def init(self, key: Any) -> Any:
-        state = self._init(key)
-        return state.replace(observation=jax.lax.stop_gradient(self._opening_observation(state)))
+        return self._observed_opening(self._init(key))
 
     def _init(self, key: Any) -> Any:
         return self._start(self._blank(), Chance.sampled(key, self.max_chance))
 
-    def _opening_observation(self, state: Any) -> Any:
-        """The mover's observation of an opening position (Pgx's ``init``
-        asks for it). A game whose openings are nearly empty may write it
-        directly: ``auto_reset`` runs ``init`` for every game at every step."""
-        return self._observe(state, state.current_player)
-
     def init_with_chance(self, outcomes: Any) -> Any:
         """The opening position with its chance outcomes imposed (as
         ``max_chance`` integers, ``-1`` padded), not drawn."""
-        state = self._start(self._blank(), Chance(outcomes=jnp.asarray(outcomes, dtype=jnp.int32)))
+        chance = Chance(outcomes=jnp.asarray(outcomes, dtype=jnp.int32))
+        return self._observed_opening(self._start(self._blank(), chance))
+
+    def _observed_opening(self, state: Any) -> Any:
+        """An opening with its mover's observation, as Pgx's ``init`` gives it."""
         return state.replace(observation=jax.lax.stop_gradient(self._opening_observation(state)))
+
+    def _opening_observation(self, state: Any) -> Any:
+        """The mover's observation of an opening position. A game whose
+        openings are nearly empty may write it directly: ``auto_reset`` runs
+        ``init`` for every game at every step."""
+        return self._observe(state, state.current_player)
 
     def _step(self, state: Any, action: Any, key: Any) -> Any:
         return self._apply(self._fresh(state), action, Chance.sampled(key, self.max_chance))
