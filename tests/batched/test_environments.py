@@ -167,7 +167,7 @@ def test_a_state_crosses_between_the_engines_and_the_observations_agree(config, 
     env = tileworks.jax.make(game, **options)
     players = env.num_players
     step, observe = jax.jit(env.step), jax.jit(env.observe)
-    state = jax.jit(env.init)(jax.random.PRNGKey(21))
+    state = opening = jax.jit(env.init)(jax.random.PRNGKey(21))
     key = jax.random.PRNGKey(22)
     for _ply in range(30):  # Azul: into the second round; short of the end everywhere
         key, pick, chance = jax.random.split(key, 3)
@@ -185,6 +185,8 @@ def test_a_state_crosses_between_the_engines_and_the_observations_agree(config, 
         assert np.allclose(np.asarray(seen), python.observation_tensor(viewer), atol=1e-6)
     back = env.from_python(python)
     assert back._options == state._options
+    # every state is typed as the opening is (no weak types): a loop of steps compiles step once
+    assert jax.tree.map(jax.typeof, following) == jax.tree.map(jax.typeof, back) == jax.tree.map(jax.typeof, opening)
     for name in state.__dataclass_fields__:
         if name not in ("_chance", "_step_count", "_options", "observation"):  # the last step's draws, Pgx's count
             assert np.array_equal(np.asarray(getattr(back, name)), np.asarray(getattr(state, name))), name

@@ -125,7 +125,8 @@ class TuileriesEnv(TileworksEnv):
         seat = jnp.where(again | over, seat, following)
         return self._finish(state.replace(
             _extra=state._extra & over, _seat=seat, _player=jnp.where(over, -4, seat),
-            _phase=jnp.where(over, OVER, PLAY),
+            # typed as init types it (weakly typed, it made a loop of steps compile step twice)
+            _phase=jnp.where(over, OVER, PLAY).astype(jnp.int32),
         ))
 
     def _observe(self, state: TuileriesJaxState, player_id: Any) -> Any:
