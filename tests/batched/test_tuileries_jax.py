@@ -3,6 +3,8 @@ turn (with and without the bonus tile) and what a seat may see."""
 
 from __future__ import annotations
 
+import functools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -20,13 +22,20 @@ HANDS = [["bks", "bqs", "bqh", "bnd", "bjc", "yqs", "yqh", "ynd", "rks", "rqs"],
          ["gks", "gqs", "gqh", "gnh", "gjc", "ykh", "yqd", "rnd", "rjc", "bjd"]]
 
 
-def _play(bonus_tile: bool):
+@functools.lru_cache(maxsize=None)
+def _environment(bonus_tile: bool):
+    """The environment and its jitted step with imposed chance, compiled once per option."""
     env = tileworks.jax.make("tuileries", bonus_tile=bonus_tile)
+    return env, jax.jit(env.step_with_chance)
+
+
+def _play(bonus_tile: bool):
+    env, step_with_chance = _environment(bonus_tile)
     python = position(tileworks.load_game("tuileries", bonus_tile=bonus_tile), board=BOARD, hands=HANDS)
     state = env.from_python(python)
     action = 64 * tile_of("bks") + SQUARE_INDEX["c1"]
     draws = [tile_of("gjh"), tile_of("bkc")]  # the replacement, then (maybe) the bonus tile
-    after = env.step_with_chance(state, jnp.int32(action), jnp.asarray(draws[: env.max_chance]))
+    after = step_with_chance(state, jnp.int32(action), jnp.asarray(draws[: env.max_chance]))
     python.apply_action(action)
     for tile in draws:
         if python.is_chance_node():
