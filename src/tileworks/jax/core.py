@@ -311,14 +311,14 @@ class TileworksEnv(pgx.core.Env):
         return self._observe(state, state.current_player)
 
     def _step(self, state: Any, action: Any, key: Any) -> Any:
-        return self._apply(self._fresh(state), action, Chance.sampled(key, self.max_chance))
+        return self._applied(state, action, Chance.sampled(key, self.max_chance))
 
     def step_with_chance(self, state: Any, action: Any, outcomes: Any) -> Any:
         """:meth:`step` with the step's chance outcomes imposed (the i-th
         chance node after the action takes ``outcomes[i]``), as the Python
         engine would take them: a game replays exactly in both engines."""
         chance = Chance(outcomes=jnp.asarray(outcomes, dtype=jnp.int32))
-        return self._step_as_pgx(state, action, lambda s, a: self._apply(self._fresh(s), a, chance))
+        return self._step_as_pgx(state, action, lambda s, a: self._applied(s, a, chance))
 
     def step(self, state: Any, action: Any, key: Any = None) -> Any:
         if key is None:
@@ -340,9 +340,13 @@ class TileworksEnv(pgx.core.Env):
                              lambda: state)
         return state.replace(observation=self.observe(state))
 
-    def _fresh(self, state: Any) -> Any:
-        """The state with no chance outcome recorded yet for this step."""
-        return state.replace(_chance=jnp.full_like(state._chance, -1))
+    def _applied(self, state: Any, action: Any, chance: Any) -> Any:
+        """The game's ``_apply`` from ``state`` with no chance outcome recorded
+        yet, every field typed as in ``state``: a weakly typed result (say
+        ``jnp.where`` of two Python numbers) would give the next step other
+        argument types, and a Python loop of steps would compile twice."""
+        after = self._apply(state.replace(_chance=jnp.full_like(state._chance, -1)), action, chance)
+        return jax.tree.map(lambda new, old: new.astype(old.dtype), after, state)
 
     def scores(self, state: Any) -> Any:
         """Each seat's score as the Python engine's ``scores()`` gives it."""

@@ -125,8 +125,7 @@ class TuileriesEnv(TileworksEnv):
         seat = jnp.where(again | over, seat, following)
         return self._finish(state.replace(
             _extra=state._extra & over, _seat=seat, _player=jnp.where(over, -4, seat),
-            # typed as init types it (weakly typed, it made a loop of steps compile step twice)
-            _phase=jnp.where(over, OVER, PLAY).astype(jnp.int32),
+            _phase=jnp.where(over, OVER, PLAY),
         ))
 
     def _observe(self, state: TuileriesJaxState, player_id: Any) -> Any:
