@@ -32,7 +32,7 @@ def fixed_keys():
     return jax.random.split(jax.random.PRNGKey(0), BATCH), jax.random.split(jax.random.PRNGKey(1), (STEPS, BATCH))
 
 
-def play(env, init, step, keys, step_keys):
+def play(init, step, keys, step_keys):
     """The same play on both sides: the first legal action of every game,
     keys fixed; every state, after init and after each step."""
     states = [init(keys)]
@@ -56,12 +56,12 @@ arrays = {{}}
 for game in {GAMES!r}:
     env = tileworks.jax.make(game)
     keys, step_keys = fixed_keys()
-    states = play(env, jax.pmap(jax.vmap(env.init)), jax.pmap(jax.vmap(env.step)),
+    states = play(jax.pmap(jax.vmap(env.init)), jax.pmap(jax.vmap(env.step)),
                   on_devices(keys), [on_devices(k) for k in step_keys])
     for n, state in enumerate(states):
         assert len(state.current_player.devices()) == 2
-        for i, leaf in enumerate(jax.tree_util.tree_leaves(state)):
-            arrays[f"{{game}}/{{n}}/{{i}}"] = np.asarray(leaf).reshape(BATCH, *leaf.shape[2:])
+        for path, leaf in jax.tree_util.tree_leaves_with_path(state):
+            arrays[f"{{game}}/{{n}}/{{jax.tree_util.keystr(path)}}"] = np.asarray(leaf).reshape(BATCH, *leaf.shape[2:])
 np.savez(sys.argv[1], **arrays)
 """
 
@@ -82,11 +82,12 @@ def played_on_two_devices(tmp_path_factory):
 def test_games_played_under_pmap_on_two_devices_equal_the_same_games_under_vmap(game, played_on_two_devices):
     env = tileworks.jax.make(game)
     keys, step_keys = fixed_keys()
-    states = play(env, jax.jit(jax.vmap(env.init)), jax.jit(jax.vmap(env.step)), keys, step_keys)
+    states = play(jax.jit(jax.vmap(env.init)), jax.jit(jax.vmap(env.step)), keys, step_keys)
     assert not bool(states[-1].terminated.any())     # two decisions into every game, none over
     for n, state in enumerate(states):
-        leaves = jax.tree_util.tree_leaves(state)
+        leaves = jax.tree_util.tree_leaves_with_path(state)
         assert len([key for key in played_on_two_devices if key.startswith(f"{game}/{n}/")]) == len(leaves)
-        for i, leaf in enumerate(leaves):
-            np.testing.assert_array_equal(played_on_two_devices[f"{game}/{n}/{i}"], np.asarray(leaf),
-                                          err_msg=f"{game}, state {n}, field {i}")
+        for path, leaf in leaves:
+            field = jax.tree_util.keystr(path)
+            np.testing.assert_array_equal(played_on_two_devices[f"{game}/{n}/{field}"], np.asarray(leaf),
+                                          err_msg=f"{game}, state {n}, {field}")
