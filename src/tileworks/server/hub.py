@@ -17,8 +17,11 @@ import hashlib
 import hmac
 import logging
 import multiprocessing
+import multiprocessing.connection
+import os
 import random
 import secrets
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -31,7 +34,7 @@ import tileworks
 from tileworks.core.scoring import breakdown, recording, totals_by_kind
 from tileworks.core.i18n import _, current_language, gettext, language
 from tileworks.core.registry import registered_games
-from tileworks.agents import make, parse_spec
+from tileworks.agents import SERVED_LIMITS, Agent, make, over_limit, parse_spec
 from tileworks.core import SPECTATOR, IllegalActionError, State, sample_chance
 from tileworks.core.records import make_record
 from tileworks.core.text import seat_name
@@ -70,11 +73,34 @@ def settle(state: State, seed: str) -> None:
 
 
 def think(name: str, options: dict[str, Any], history: list[int], spec: str, seed: int) -> int:
-    """An AI seat's move (run in a worker process): rebuild the state, search."""
+    """An AI seat's move (run in a worker process): rebuild the state, search
+    within the served limits (so a game stored before them keeps to them too)."""
     state = tileworks.load_game(name, **options).new_initial_state()
     for action in history:
         state.apply_action(action)
-    return make(spec, seed=seed).step(state)
+    return served_agent(spec, seed).step(state)
+
+
+def served_agent(spec: str, seed: int) -> Agent:
+    """The agent a computer seat plays with here: its spec, every parameter
+    cut to the served limits and its time budget within theirs."""
+    return make(spec, seed=seed, limits=SERVED_LIMITS)
+
+
+def end_with_parent() -> None:
+    """Run in each AI worker as it starts: end the worker the moment the
+    server process ends, however it ends (SIGKILL included), even in the
+    middle of a search. (Otherwise a worker waits on its task queue forever,
+    and keeps multiprocessing's resource tracker alive with it.)"""
+    parent = multiprocessing.parent_process()
+    if parent is None:  # pragma: no cover - not started by a pool
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])  # readable once the parent is gone
+        os._exit(1)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
 @dataclass
@@ -157,6 +183,11 @@ class Hub:
                     parse_spec(player)
                 except ValueError as error:
                     raise ServerError(400, _("seat player {player}: {error}; or 'human'", player=repr(player), error=error)) from None
+                found = over_limit(player)
+                if found is not None:
+                    raise ServerError(400, _("seat player {player}: {parameter} is at most {limit} on this server "
+                                             "(the strongest level's budget)",
+                                             player=repr(player), parameter=found[0], limit=f"{found[1]:g}"))
         if rated:
             _check_rated(players, public, account, rematch_of)
         seed = secrets.token_hex(16)
@@ -502,7 +533,8 @@ class Hub:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _new_pool(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(self.ai_workers, mp_context=multiprocessing.get_context("spawn"))
+        return ProcessPoolExecutor(self.ai_workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=end_with_parent)
 
     # -- telling clients -----------------------------------------------------------------------------
     async def broadcast(self, room: Room) -> None:
