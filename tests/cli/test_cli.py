@@ -106,6 +106,14 @@ def test_replay_of_a_corrupt_record_says_what_is_wrong(tmp_path):
     assert "not valid JSON" in result.output
 
 
+def test_replay_of_a_record_nested_100000_deep_is_refused_like_any_malformed_record(tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text('{"a": ' * 100_000 + "1" + "}" * 100_000)
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 2, result.output  # a RecursionError would end it with 1 and a traceback
+    assert "record: JSON nested more than 64 levels deep" in result.output
+
+
 def test_interactive_replay_steps_back_and_forth(tmp_path):
     path = tmp_path / "game.json"
     runner.invoke(app, ["play", "kiln", "--players", "random,random", "--seed", "1", "-o", "goal=6",

@@ -105,3 +105,16 @@ def test_state_json_rejects_tampered_positions(finished):
         game.state_from_json(data)
     with pytest.raises(RecordError, match="not valid JSON"):
         game.state_from_json("{nope")
+
+
+@pytest.mark.parametrize("depth", [65, 100_000])
+def test_records_and_positions_nested_past_the_limit_are_refused_cleanly(tmp_path, finished, depth):
+    """A record nested 100,000 deep (past the JSON parser's own stack) is
+    refused like any malformed record, and so is one just past the limit."""
+    deep = "[" * depth + "]" * depth
+    path = tmp_path / "deep.json"
+    path.write_text('{"format": "tileworks-record", "version": 1, "game": "kiln", "options": ' + deep + "}")
+    with pytest.raises(RecordError, match="record: JSON nested more than 64 levels deep"):
+        load_record(path)
+    with pytest.raises(RecordError, match="state: JSON nested more than 64 levels deep"):
+        finished.game().state_from_json('{"game": "kiln", "x": ' + deep + "}")

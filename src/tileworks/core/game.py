@@ -15,6 +15,7 @@ import random
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
+from tileworks.core import jsontext
 from tileworks.core.i18n import _
 from tileworks.core.constants import CHANCE, SPECTATOR, TERMINAL
 from tileworks.core.errors import IllegalActionError, RecordError
@@ -83,9 +84,11 @@ class Game(ABC):
         """
         if isinstance(data, str):
             try:
-                data = json.loads(data)
+                data = jsontext.loads(data)
             except json.JSONDecodeError as exc:
                 raise RecordError(f"state is not valid JSON: {exc}") from None
+            except jsontext.TooDeepError as exc:
+                raise RecordError(f"state: {exc}") from None
         if not isinstance(data, dict):
             raise RecordError("state must be a JSON object")
         if data.get("game") != self.name:

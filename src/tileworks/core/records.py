@@ -28,6 +28,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from tileworks.core import jsontext
 from tileworks.core.errors import RecordError
 from tileworks.core.game import Game, State
 from tileworks.core.registry import load_game
@@ -214,6 +215,8 @@ def _parse(source: str | Path | dict[str, Any]) -> Any:
     else:
         text = source
     try:
-        return json.loads(text)
+        return jsontext.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"record is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+    except jsontext.TooDeepError as exc:
+        raise RecordError(f"record: {exc}") from None
