@@ -239,10 +239,8 @@ def serve(
     data: Annotated[Path, typer.Option(help=_("folder for the default SQLite database"))] = Path("data"),
     ai_workers: Annotated[int, typer.Option(help=_("processes that search for AI seats"))] = 2,
 ) -> None:
-    import uvicorn
-
-    from tileworks.server import create_app
-    from tileworks.server.app import MAX_BODY
+    from tileworks.server import create_app, transport
+    from tileworks.server.app import MAX_FRAME
     from tileworks.server.store import default_url
 
     url = db or default_url(data)
@@ -253,9 +251,7 @@ def serve(
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     Console(soft_wrap=True).print(_("tileworks is serving on {address} (database: {database}); Ctrl-C stops it",
                                     address=f"[bold]http://{shown}:{port}[/]", database=_safe_url(url)))
-    # views are small JSON: compressing each one costs more CPU than it saves on loopback or LAN
-    uvicorn.run(application, host=host, port=port, ws_max_size=MAX_BODY, ws_per_message_deflate=False,
-                log_level="info")
+    transport.run(application, host=host, port=port, ws_max_size=MAX_FRAME)
 
 
 def _safe_url(url: str) -> str:

@@ -42,6 +42,9 @@ MIN_PASSWORD = 10
 MAX_PASSWORD = 128
 #: zxcvbn's scale: 3 is "safely unguessable: moderate protection from offline attacks"
 MIN_STRENGTH = 3
+#: zxcvbn judges at most this many characters (its own limit: its work grows
+#: steeply with length); a longer password is judged by its start
+JUDGED_LENGTH = 72
 #: a guest's display name
 MAX_NAME = 24
 
@@ -63,7 +66,7 @@ def check_password(password: str, username: str) -> None:
         raise ServerError(400, _("a password has at least {count} characters", count=MIN_PASSWORD))
     if len(password) > MAX_PASSWORD:
         raise ServerError(400, _("a password has at most {count} characters", count=MAX_PASSWORD))
-    if zxcvbn(password, user_inputs=[username, "tileworks"])["score"] < MIN_STRENGTH:
+    if zxcvbn(password[:JUDGED_LENGTH], user_inputs=[username, "tileworks"])["score"] < MIN_STRENGTH:
         raise ServerError(400, _("that password is too easy to guess: use a longer one, such as several unrelated words"))
 
 
@@ -71,12 +74,9 @@ def display_name(name: str | None) -> str | None:
     """A guest's chosen name, trimmed; None for none; a 400 if unusable."""
     if name is None:
         return None
-    name = " ".join(name.split())
-    if not name:
-        return None
     if len(name) > MAX_NAME or any(unicodedata.category(c).startswith("C") for c in name):
         raise ServerError(400, _("a name has at most {count} printable characters", count=MAX_NAME))
-    return name
+    return " ".join(name.split()) or None
 
 
 def new_session_token() -> str:

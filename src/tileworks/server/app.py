@@ -16,6 +16,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
+import re
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, AsyncIterator, Literal
 
@@ -23,19 +25,23 @@ import anyio
 from fastapi import Depends, FastAPI, Header, Path, Query, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import tileworks
+from tileworks.core import jsontext
 from tileworks.core.i18n import LANGUAGES, _, current_language, language, negotiate, use_language
 from tileworks.core.registry import registered_games
 from tileworks.core import SPECTATOR
 from tileworks.core.text import seat_name
-from tileworks.server.accounts import SESSION_COOKIE, SESSION_SECONDS, Accounts, check_username, display_name
+from tileworks.server.accounts import (MAX_NAME, MAX_PASSWORD, MIN_PASSWORD, SESSION_COOKIE, SESSION_SECONDS,
+                                       USERNAME, Accounts, check_username, display_name)
 from tileworks.server.clocks import check_clock
 from tileworks.server.errors import ServerError
-from tileworks.server.hub import MAX_SEATS, Hub, Room, position_after
+from tileworks.agents import spec_pattern
+from tileworks.server.hub import HUMAN, MAX_SEATS, Hub, Room, position_after
 from tileworks.server.ratings import shown as shown_rating
 from tileworks.server.store import Account, GameRow, Store, connect, default_url
 from tileworks.web import LANGUAGE_COOKIE, add_pages
@@ -44,7 +50,16 @@ log = logging.getLogger("tileworks.server")
 
 #: the largest request body or WebSocket message accepted
 MAX_BODY = 16 * 1024
+#: the largest WebSocket frame the transport reads at all (larger ones are
+#: closed with 1009 unread); frames between MAX_BODY and this get a 413 answer
+MAX_FRAME = 1024 * 1024
+#: the largest ply a move may name
+MAX_PLY = 10**9
 TOKEN_HEADER = "X-Seat-Token"
+#: a seat token: the server makes them URL-safe, 32 characters long
+TOKEN = r"[A-Za-z0-9_-]{1,64}"
+#: the X-Seat-Token header: up to MAX_SEATS tokens, comma-separated
+TOKEN_LIST = rf"^(?:{TOKEN}(?:, ?{TOKEN}){{0,{MAX_SEATS - 1}}})?$"
 
 
 # -- request and response shapes ------------------------------------------------------------------
@@ -60,7 +75,8 @@ class CreateGame(BaseModel):
     open_seats: list[Annotated[int, Field(ge=1, le=MAX_SEATS)]] = Field(
         default_factory=list, max_length=MAX_SEATS,
         description="human seats (1-based) left open: anyone may take them from the games list")
-    name: str | None = Field(None, max_length=100, description="a guest's display name for its seats (accounts show their username)")
+    name: str | None = Field(None, description="a guest's display name for its seats (accounts show their username)",
+                             json_schema_extra={"maxLength": MAX_NAME})
     rated: bool = Field(False, description="rate the game (needs a logged-in account; one seat per account)")
     clock: dict[Annotated[str, Field(max_length=20)], Annotated[str, Field(max_length=20)] | int | float] | None = Field(
         None, max_length=4,
@@ -68,12 +84,23 @@ class CreateGame(BaseModel):
 
 
 class ClaimIn(BaseModel):
-    name: str | None = Field(None, max_length=100, description="a guest's display name")
+    name: str | None = Field(None, description="a guest's display name", json_schema_extra={"maxLength": MAX_NAME})
 
 
 class Credentials(BaseModel):
     username: str = Field(max_length=64)
     password: str = Field(max_length=1024)
+
+
+class NewAccount(BaseModel):
+    """A new account's name and password. The schema states the name's form
+    and the password's length; the server checks them (and the password's
+    strength) with a 400 that says what is wrong."""
+
+    username: str = Field(description="3 to 24 letters (any script), digits, _ or -, starting with a letter or digit",
+                          json_schema_extra={"minLength": 3, "maxLength": 24, "pattern": f"^{USERNAME.pattern}$"})
+    password: str = Field(description=f"{MIN_PASSWORD} to {MAX_PASSWORD} characters, hard to guess",
+                          json_schema_extra={"minLength": MIN_PASSWORD, "maxLength": MAX_PASSWORD})
 
 
 class SessionOut(BaseModel):
@@ -82,7 +109,14 @@ class SessionOut(BaseModel):
 
 class MoveIn(BaseModel):
     move: str = Field(max_length=200, description="the move in the game's notation")
-    ply: int = Field(ge=0, le=10**9, description="the ply of the view the move answers (stale moves get 409)")
+    ply: int = Field(ge=0, le=MAX_PLY, description="the ply of the view the move answers (stale moves get 409)")
+
+    @field_validator("ply", mode="before")
+    @classmethod
+    def _not_a_truth_value(cls, value: Any) -> Any:
+        if isinstance(value, bool):  # JSON's true is no number, though Python's bool is an int
+            raise ValueError("a ply is a number, not true or false")
+        return value
 
 
 class SeatLink(BaseModel):
@@ -132,16 +166,13 @@ def seat_link(game_id: str, token: str) -> str:
 
 
 def tokens_from(header: str | None) -> list[str]:
-    if not header:
-        return []
-    return _checked(header.split(","))
-
-
-def _checked(tokens: list[str]) -> list[str]:
-    tokens = [t.strip() for t in tokens if t.strip()]
-    if len(tokens) > MAX_SEATS or any(len(t) > 64 for t in tokens):
-        raise ServerError(400, _("{token_header} holds at most {max_seats} tokens of at most 64 characters", token_header=TOKEN_HEADER, max_seats=MAX_SEATS))
-    return tokens
+    """The tokens of an ``X-Seat-Token`` header, or a 400 naming its form."""
+    header = (header or "").strip()
+    if not re.fullmatch(TOKEN_LIST, header):
+        raise ServerError(400, _("{token_header} holds at most {max_seats} seat tokens (letters, digits, _ and -, "
+                                 "at most 64 each), separated by commas",
+                                 token_header=TOKEN_HEADER, max_seats=MAX_SEATS))
+    return [token.strip() for token in header.split(",") if token.strip()]
 
 
 class BodyLimit:
@@ -156,7 +187,11 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         length = dict(scope.get("headers") or []).get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.limit):
+        if length is not None and not length.isdigit():
+            await JSONResponse({"error": _("Content-Length must be a number of bytes"), "status": 400},
+                               status_code=400)(scope, receive, send)
+            return
+        if length is not None and int(length) > self.limit:
             await _too_large(self.limit)(scope, receive, send)
             return
         # read the whole (small) body first, so an oversized one is refused
@@ -251,14 +286,27 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
     app.add_middleware(Language)
     add_pages(app)
 
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = FastAPI.openapi(app)
+            name_the_games(schema, sorted(info.name for info in registered_games()))
+            describe_token_headers(schema)
+            add_links(schema)
+        return app.openapi_schema  # type: ignore[return-value]
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
     @app.exception_handler(ServerError)
     async def _refused(request: Request, error: ServerError) -> JSONResponse:
         return JSONResponse({"error": error.detail, "status": error.status}, status_code=error.status)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        headers = dict(getattr(error, "headers", None) or {})
+        if error.status_code == 405:  # Starlette names only the first route on the path
+            headers["Allow"] = ", ".join(allowed_methods(app, request.scope))
         return JSONResponse({"error": str(error.detail), "status": error.status_code},
-                            status_code=error.status_code, headers=getattr(error, "headers", None))
+                            status_code=error.status_code, headers=headers or None)
 
     @app.exception_handler(RequestValidationError)
     async def _malformed(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -288,7 +336,7 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
 
     # -- accounts ----------------------------------------------------------------------------
     @app.post("/api/accounts", status_code=201, responses=ERRORS, summary="Create an account (and log in)")
-    async def register(body: Credentials, request: Request, response: Response) -> SessionOut:
+    async def register(body: NewAccount, request: Request, response: Response) -> SessionOut:
         made = await anyio.to_thread.run_sync(accounts().register, body.username, body.password)
         _, token = await anyio.to_thread.run_sync(accounts().login, body.username, body.password, _address(request))
         start_session(request, response, token)
@@ -317,7 +365,7 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
     @app.get("/api/leaderboard/{game}", responses=ERRORS, summary="A game's rated accounts, best first")
     async def leaderboard(game: Annotated[str, Path(max_length=40)],
                           limit: Annotated[int, Query(ge=1, le=500)] = 100) -> list[dict[str, Any]]:
-        _known(game)
+        _known(game, status=404)
         rows = await anyio.to_thread.run_sync(hub().store.leaderboard, game, limit)
         return [{"rank": i + 1, "username": name, "rating": shown_rating(r), "mu": round(r.mu, 2),
                  "sigma": round(r.sigma, 2), "games": r.games} for i, (name, r) in enumerate(rows)]
@@ -352,7 +400,7 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
 
     @app.get("/api/games/{game_id}", responses=ERRORS, summary="A game as the caller may see it")
     async def get_game(
-        game_id: str, account: Player, x_seat_token: Annotated[str | None, Header(max_length=600)] = None,
+        game_id: str, account: Player, x_seat_token: SeatTokens = None,
         picture: Annotated[bool, Query(description="add the SVG picture, the move list and the clicks")] = False,
         narrow: Annotated[bool, Query(description="the picture laid out for a phone")] = False,
     ) -> dict[str, Any]:
@@ -363,7 +411,7 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
 
     @app.post("/api/games/{game_id}/moves", responses=ERRORS, summary="Make a move with a seat's token")
     async def make_move(
-        game_id: str, body: MoveIn, account: Player, x_seat_token: Annotated[str | None, Header(max_length=600)] = None,
+        game_id: str, body: MoveIn, account: Player, x_seat_token: SeatTokens = None,
     ) -> dict[str, Any]:
         found = await room(game_id)
         tokens = tokens_from(x_seat_token)
@@ -379,7 +427,7 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
 
     @app.get("/api/games/{game_id}/record", responses=ERRORS, summary="The game record")
     async def record(
-        game_id: str, account: Player, x_seat_token: Annotated[str | None, Header(max_length=600)] = None,
+        game_id: str, account: Player, x_seat_token: SeatTokens = None,
     ) -> JSONResponse:
         found = await room(game_id)
         seats = hub().seats_of(found, tokens_from(x_seat_token), account)
@@ -397,14 +445,14 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
             raise ServerError(409, _("only a finished game can be replayed"))
         total = len(found.log)
         if move > total:
-            raise ServerError(400, _("this game has {total} moves", total=total))
+            raise ServerError(404, _("this game has {total} moves", total=total))
         state = position_after(found, move)
         return {"id": found.id, "game": found.row.game, "move": move, "moves": found.log,
                 "svg": state.svg(SPECTATOR, narrow), "decision": state.decision(), "result": found.row.result}
 
     @app.post("/api/games/{game_id}/rematch", responses=ERRORS, summary="Play again, seats rotated")
     async def rematch(
-        game_id: str, account: Player, x_seat_token: Annotated[str | None, Header(max_length=600)] = None,
+        game_id: str, account: Player, x_seat_token: SeatTokens = None,
     ) -> Rematch:
         found = await room(game_id)
         new, claimed = await hub().rematch(found, tokens_from(x_seat_token), account)
@@ -445,9 +493,9 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
             while True:
                 try:
                     message = await client.receive()
-                    if not isinstance(message, dict) or not isinstance(message.get("ply"), int):
+                    if not is_move_message(message):
                         raise ServerError(422, _('a move message is {"move": "...", "ply": N}'))
-                    await hub().move(found, tokens, message.get("move"), message["ply"], account)
+                    await hub().move(found, tokens, message.get("move"), int(message["ply"]), account)
                 except ServerError as error:
                     await client.send({"type": "error", "error": error.detail, "status": error.status})
         except WebSocketDisconnect:
@@ -470,12 +518,83 @@ async def signed_in(request: Request) -> Account | None:
 
 #: a route's logged-in account, if any
 Player = Annotated[Account | None, Depends(signed_in)]
+#: the seat tokens a request carries (its form is checked by tokens_from, with a clear 400)
+SeatTokens = Annotated[str | None, Header(description="the caller's seat tokens, comma-separated")]
 
 
-def _known(game: str) -> None:
+def name_the_games(schema: dict[str, Any], games: list[str]) -> None:
+    """State in the OpenAPI schema which games exist (those registered when
+    the server started, plugins included) and what a seat may hold."""
+    creating = schema["components"]["schemas"]["CreateGame"]["properties"]
+    creating["game"]["enum"] = games
+    creating["players"]["items"]["pattern"] = f"^(?:{HUMAN}|{spec_pattern()[1:-1]})$"
+    for parameter in schema["paths"]["/api/leaderboard/{game}"]["get"]["parameters"]:
+        if parameter["name"] == "game":
+            parameter["schema"]["enum"] = games
+
+
+def describe_token_headers(schema: dict[str, Any]) -> None:
+    """The ``X-Seat-Token`` header as what it is on the wire: optional text
+    of a given form (FastAPI writes an optional header as "text or null")."""
+    for operations in schema["paths"].values():
+        for operation in operations.values():
+            for parameter in operation.get("parameters", []):
+                if parameter["in"] == "header" and parameter["name"].lower() == TOKEN_HEADER.lower():
+                    parameter["schema"] = {"type": "string", "pattern": TOKEN_LIST, "maxLength": MAX_SEATS * 66,
+                                           "description": "the caller's seat tokens, comma-separated"}
+
+
+#: OpenAPI links: where an answer's fields lead (what clients, and
+#: schemathesis's stateful tests, follow): (from path, method, status) ->
+#: {link name: (to path, method, parameters)}
+LINKS: dict[tuple[str, str, str], dict[str, tuple[str, str, dict[str, str]]]] = {
+    ("/api/games", "post", "201"): {
+        "GetGame": ("/api/games/{game_id}", "get", {
+            "path.game_id": "$response.body#/id", "header.X-Seat-Token": "$response.body#/seats/0/token"}),
+        "MakeMove": ("/api/games/{game_id}/moves", "post", {
+            "path.game_id": "$response.body#/id", "header.X-Seat-Token": "$response.body#/seats/0/token"}),
+        "ClaimSeat": ("/api/games/{game_id}/seats/{seat}/claim", "post", {"path.game_id": "$response.body#/id"}),
+        "GetRecord": ("/api/games/{game_id}/record", "get", {
+            "path.game_id": "$response.body#/id", "header.X-Seat-Token": "$response.body#/seats/0/token"}),
+        "GetReplay": ("/api/games/{game_id}/replay", "get", {"path.game_id": "$response.body#/id"}),
+        "Rematch": ("/api/games/{game_id}/rematch", "post", {
+            "path.game_id": "$response.body#/id", "header.X-Seat-Token": "$response.body#/seats/0/token"}),
+    },
+    ("/api/games", "get", "200"): {
+        "GetListedGame": ("/api/games/{game_id}", "get", {"path.game_id": "$response.body#/0/id"}),
+        "ReplayListedGame": ("/api/games/{game_id}/replay", "get", {"path.game_id": "$response.body#/0/id"}),
+    },
+    ("/api/accounts", "post", "201"): {
+        "GetProfile": ("/api/players/{username}", "get", {"path.username": "$response.body#/username"}),
+    },
+}
+
+
+def add_links(schema: dict[str, Any]) -> None:
+    """Put :data:`LINKS` into the OpenAPI schema, by the targets' operation ids."""
+    paths = schema["paths"]
+    for (path, method, status), links in LINKS.items():
+        response = paths[path][method]["responses"][status]
+        response["links"] = {
+            name: {"operationId": paths[target][to_method]["operationId"], "parameters": parameters}
+            for name, (target, to_method, parameters) in links.items()
+        }
+
+
+def allowed_methods(app: FastAPI, scope: Scope) -> list[str]:
+    """Every method some route answers at the request's path, for ``Allow``."""
+    methods: set[str] = set()
+    for route in app.router.routes:
+        if route.matches(scope)[0] != Match.NONE:
+            methods |= getattr(route, "methods", None) or set()
+    return sorted(methods)
+
+
+def _known(game: str, status: int = 400) -> None:
+    """Refuse a game no plugin registers: 400 when a body names it, 404 when a path does."""
     if game not in {info.name for info in registered_games()}:
         names = ", ".join(info.name for info in registered_games())
-        raise ServerError(400, _("unknown game {game}; games: {names}", game=repr(game), names=names))
+        raise ServerError(status, _("unknown game {game}; games: {names}", game=repr(game), names=names))
 
 
 def _address(request: Request) -> str:
@@ -547,13 +666,34 @@ class _Socket:
             await self.websocket.send_text(json.dumps(message))
 
     async def receive(self) -> Any:
-        text = await self.websocket.receive_text()
-        if len(text) > MAX_BODY:
+        """The next message, parsed. A message that is not JSON text (a
+        binary frame, nesting past the limit) or is over the size limit is
+        a ServerError, which the caller answers."""
+        message = await self.websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+        text = message.get("text")
+        if text is None:
+            raise ServerError(422, _("a message must be JSON text, not a binary frame"))
+        if len(text) > MAX_BODY or len(text.encode()) > MAX_BODY:
             raise ServerError(413, _("a message is at most {max_body} bytes", max_body=MAX_BODY))
         try:
-            return json.loads(text)
+            return jsontext.loads(text)
+        except jsontext.TooDeepError:
+            raise ServerError(422, _("a message must be JSON nested at most {depth} levels deep",
+                                     depth=jsontext.MAX_DEPTH)) from None
         except ValueError:
             raise ServerError(422, _("a message must be JSON")) from None
+
+
+def is_move_message(message: Any) -> bool:
+    """Whether a WebSocket message has the shape of a move, as ``MoveIn``
+    has over HTTP: text of at most 200 characters and a whole ply (not ``true``)."""
+    if not isinstance(message, dict):
+        return False
+    move, ply = message.get("move"), message.get("ply")
+    whole = isinstance(ply, (int, float)) and not isinstance(ply, bool) and math.isfinite(ply) and ply == int(ply)
+    return isinstance(move, str) and len(move) <= 200 and whole and 0 <= ply <= MAX_PLY
 
 
 def _tokens_in(hello: Any) -> list[str]:
@@ -561,4 +701,4 @@ def _tokens_in(hello: Any) -> list[str]:
     tokens = hello.get("tokens", []) if isinstance(hello, dict) else None
     if not isinstance(tokens, list) or not all(isinstance(t, str) and "," not in t for t in tokens):
         raise ServerError(422, _('the first message is {"tokens": [...]} (an empty list to watch)'))
-    return _checked(tokens)
+    return tokens_from(",".join(tokens))

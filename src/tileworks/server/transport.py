@@ -1,0 +1,47 @@
+"""How the server meets the network: uvicorn, with the HTTP protocol's own
+refusals in the API's JSON error shape.
+
+uvicorn answers a request it cannot parse (a bad ``Content-Length``, a
+malformed header or request line) before any application sees it, in plain
+text. :class:`HttpProtocol` answers those in the shape of every other
+refusal, ``{"error": ..., "status": 400}``, and closes the connection as
+uvicorn does.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+try:  # uvicorn[standard]'s fast parser, which uvicorn itself prefers
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as _Parser
+except ImportError:  # pragma: no cover - a platform without httptools
+    from uvicorn.protocols.http.h11_impl import H11Protocol as _Parser  # type: ignore[assignment]
+
+#: the refusal of a request that is not valid HTTP
+MALFORMED = "malformed HTTP request: a bad request line, header or Content-Length"
+
+
+class HttpProtocol(_Parser):  # type: ignore[misc, valid-type]
+    """uvicorn's HTTP/1.1 protocol, answering unparseable requests in JSON."""
+
+    def send_400_response(self, msg: str) -> None:
+        body = json.dumps({"error": MALFORMED, "status": 400}).encode()
+        head = [b"HTTP/1.1 400 Bad Request\r\n"]
+        for name, value in self.server_state.default_headers:
+            head += [name, b": ", value, b"\r\n"]
+        head += [b"content-type: application/json\r\n", b"content-length: %d\r\n" % len(body),
+                 b"connection: close\r\n\r\n"]
+        self.transport.write(b"".join(head) + body)
+        self.transport.close()
+
+
+def run(app: Any, host: str, port: int, ws_max_size: int) -> None:
+    """Serve ``app`` until Ctrl-C: uvicorn with :class:`HttpProtocol`,
+    WebSocket frames up to ``ws_max_size`` bytes, and no per-message
+    compression (views are small JSON: compressing each costs more CPU than
+    it saves on loopback or a LAN)."""
+    import uvicorn
+
+    uvicorn.run(app, host=host, port=port, http=HttpProtocol, ws_max_size=ws_max_size,
+                ws_per_message_deflate=False, log_level="info")
