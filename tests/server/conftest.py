@@ -75,3 +75,10 @@ def client(db_url):
 @pytest.fixture
 def api(client):
     return Api(client)
+
+
+@pytest.fixture
+def kiln_game(api):
+    """A KILN game for two humans: its id and each seat's token."""
+    created = api.create("kiln", ["human", "human"])
+    return created["id"], {s["seat"]: s["token"] for s in created["seats"]}

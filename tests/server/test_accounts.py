@@ -173,4 +173,5 @@ def test_guests_play_at_once_under_a_chosen_name(client, api):
 def test_profiles_of_unknown_players_are_not_found(client):
     assert client.get("/api/players/nobody").status_code == 404
     assert client.get("/api/players/_x").status_code == 404
-    assert client.get("/api/leaderboard/chess").status_code == 400
+    unknown = client.get("/api/leaderboard/chess")
+    assert unknown.status_code == 404 and "unknown game 'chess'" in unknown.json()["error"]

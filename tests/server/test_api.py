@@ -76,12 +76,6 @@ def test_the_games_list_shows_open_seats_and_filters_by_status(api):
 
 
 # -- refusals: a clear JSON error, the right status, and nothing changes ----------------------------
-@pytest.fixture
-def kiln_game(api):
-    created = api.create("kiln", ["human", "human"])
-    return created["id"], tokens_of(created)
-
-
 def refusal(response, status, *words):
     assert response.status_code == status, response.text
     body = response.json()

@@ -1,14 +1,22 @@
-"""Property-based fuzzing: schemathesis generates requests from the OpenAPI
-schema FastAPI publishes and sends them to a real server; nothing may give a
-5xx. Hypothesis also throws arbitrary moves at a game in progress: every one
-is refused cleanly (and changes nothing) or is a legal move."""
+"""Property-based fuzzing. schemathesis reads the OpenAPI schema a real
+server publishes and runs every phase and every check it has against it
+(schemathesis.toml): no 5xx, every status and body as documented, schema-
+valid data accepted and invalid data refused, 405 with ``Allow``, and its
+stateful phase follows the schema's links from a created game into the
+game's own paths. Hypothesis also throws arbitrary moves at a game in
+progress: every one is refused cleanly (and changes nothing) or is a legal
+move."""
 
 from __future__ import annotations
 
 import json
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
 
 import pytest
-import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +24,7 @@ from tileworks.server import create_app
 
 from .test_restart import Server
 
-schema = schemathesis.openapi.from_dict(create_app().openapi())
+ROOT = Path(__file__).parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -28,14 +36,25 @@ def live(tmp_path_factory):
     server.kill()
 
 
-@schema.parametrize()
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
-def test_no_request_makes_the_server_fail(case, live):
-    response = case.call(base_url=live.url, timeout=30)
-    assert response.status_code < 500, f"{case.method} {case.formatted_path}: {response.status_code} {response.text}"
-    if response.status_code >= 400:
-        body = response.json()
-        assert isinstance(body.get("error"), str) and body["status"] == response.status_code
+def test_schemathesis_finds_nothing_and_follows_links_into_games(live, tmp_path):
+    """``st run`` with a fixed seed, as a user would run it from the
+    checkout; its HAR report shows which requests reached a real game."""
+    run = subprocess.run(
+        [sys.executable, "-c", "from schemathesis.cli import schemathesis; schemathesis()",
+         "--config-file", str(ROOT / "schemathesis.toml"), "--no-color", "run", f"{live.url}/openapi.json",
+         "--max-examples", "40", "--seed", "1", "--workers", "1", "--report", "har", "--report-dir", str(tmp_path)],
+        capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
+    answered = Counter()
+    for entry in json.loads(next(tmp_path.glob("har-*.json")).read_text())["log"]["entries"]:
+        path = re.sub(r"^https?://[^/]+", "", entry["request"]["url"]).split("?")[0]
+        seated = any(h["name"].lower() == "x-seat-token" for h in entry["request"]["headers"])
+        answered[entry["request"]["method"], re.sub(r"^/api/games/[^/]+", "/api/games/ID", path),
+                 entry["response"]["status"], seated] += 1
+    # the links carried a created game's id and its first seat's token
+    assert answered["POST", "/api/games", 201, False]
+    assert answered["GET", "/api/games/ID", 200, True]
+    assert answered["GET", "/api/games/ID/record", 200, True]
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))

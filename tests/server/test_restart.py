@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import httpx
 import pytest
@@ -26,18 +27,25 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, db_url: str):
+    """``tileworks serve`` in a process of its own (and its own process
+    group); its output goes to ``log`` when one is given."""
+
+    def __init__(self, db_url: str, log: Path | None = None):
         self.db_url = db_url
+        self.log = log
         self.port = free_port()
         self.process: subprocess.Popen | None = None
         self.url = f"http://127.0.0.1:{self.port}"
 
     def start(self) -> "Server":
+        output = open(self.log, "ab") if self.log else subprocess.DEVNULL
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tileworks.cli.main", "serve", "--port", str(self.port),
              "--db", self.db_url, "--ai-workers", "1"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+            stdout=output, stderr=output, start_new_session=True,
         )
+        if self.log:
+            output.close()  # the child holds its own copy
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
