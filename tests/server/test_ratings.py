@@ -1,6 +1,7 @@
-"""Rated games: between accounts, and against the computer levels, whose
-ratings are fixed. A finished rated game moves each account's openskill
-rating for that game once, and the leaderboard and profiles show it."""
+"""Rated games: between people only, each seat an account. A finished rated
+game moves each account's openskill rating for that game once, by its
+placing (a seat out of time last), and the leaderboard and profiles show it.
+Games against the computer are played unrated."""
 
 from __future__ import annotations
 
@@ -68,29 +69,55 @@ def test_a_rated_game_between_two_accounts_moves_both_ratings_once(client):
     assert client.get("/api/leaderboard/azul").json() == []
 
 
-def test_the_computer_levels_have_fixed_ratings(client):
+def test_games_against_the_computer_are_never_rated(client):
+    """The audit: rated games against `random` moved a person's rating, so
+    leaving them running climbed the leaderboard."""
     register(client, "carol")
-    ratings = []
-    for _ in range(2):
-        created = client.post("/api/games", json={"game": "tuileries", "players": ["human", "random"], "rated": True})
-        assert created.status_code == 201, created.text
-        final = play_out([client], created.json()["id"])
-        assert final["result"]["ratings"][1] is None  # the computer's rating does not move
-        ratings.append(final["result"]["ratings"][0])
-    assert ratings[1]["before"] == ratings[0]["after"]  # the second game starts where the first left
-    (row,) = client.get("/api/leaderboard/tuileries").json()
-    assert row["username"] == "carol" and row["games"] == 2
+    for computer in ("random", "greedy", "mcts:expert"):
+        refused = client.post("/api/games", json={"game": "tuileries", "players": ["human", computer], "rated": True})
+        assert refused.status_code == 400, refused.text
+        assert refused.json()["error"].startswith("a rated game is between people")
+    played = client.post("/api/games", json={"game": "tuileries", "players": ["human", "random"]}).json()
+    final = play_out([client], played["id"])
+    assert final["rated"] is False and "ratings" not in final["result"]
+    assert client.get("/api/leaderboard/tuileries").json() == []
+    assert client.get("/api/players/carol").json()["ratings"] == {}
+
+
+def test_a_seat_that_runs_out_of_time_loses_its_rating_too(client):
+    register(client, "ivan")
+    judy = new_client(client)
+    register(judy, "judy")
+    created = client.post("/api/games", json={"game": "azul", "players": ["human", "human"], "open_seats": [2],
+                                              "rated": True, "clock": {"kind": "realtime", "minutes": 0.03,
+                                                                       "increment": 0}}).json()
+    assert judy.post(f"/api/games/{created['id']}/seats/2/claim").status_code == 200
+    client.get(f"/api/games/{created['id']}")
+    judy.get(f"/api/games/{created['id']}")  # both have arrived: the clock runs, and nobody moves
+    deadline = time.monotonic() + 30
+    while (view := client.get(f"/api/games/{created['id']}").json())["status"] != "finished":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    late = view["result"]["out_of_time"][0]
+    assert view["result"]["ranks"][late] == 2 and view["result"]["ranks"][1 - late] == 1
+    changes = view["result"]["ratings"]
+    assert changes[late]["after"] < changes[late]["before"] == 0.0 < changes[1 - late]["after"]
+    names = ["ivan", "judy"]
+    board = client.get("/api/leaderboard/azul").json()
+    assert [row["username"] for row in board] == [names[1 - late], names[late]]
+    assert client.get(f"/api/players/{names[late]}").json()["games"][0]["outcome"] == "loss"
 
 
 def test_rated_games_refuse_guests_and_unrated_opponents(client):
     guest = new_client(client)
-    refused = guest.post("/api/games", json={"game": "azul", "players": ["human", "greedy"], "rated": True})
+    refused = guest.post("/api/games", json={"game": "azul", "players": ["human", "human"], "open_seats": [2],
+                                             "rated": True})
     assert refused.status_code == 401 and refused.json()["error"] == "log in to play a rated game"
     register(client, "dave")
     two_seats = client.post("/api/games", json={"game": "azul", "players": ["human", "human"], "rated": True})
     assert two_seats.status_code == 400 and "each account holds one seat" in two_seats.json()["error"]
-    timed = client.post("/api/games", json={"game": "azul", "players": ["human", "mcts:seconds=1"], "rated": True})
-    assert timed.status_code == 400 and "only these computer players" in timed.json()["error"]
+    computer = client.post("/api/games", json={"game": "azul", "players": ["human", "mcts:hard"], "rated": True})
+    assert computer.status_code == 400 and "between people" in computer.json()["error"]
     game_id = client.post("/api/games", json={"game": "azul", "players": ["human", "human"], "open_seats": [2],
                                               "rated": True}).json()["id"]
     assert guest.post(f"/api/games/{game_id}/seats/2/claim").status_code == 401
@@ -117,8 +144,10 @@ def test_a_rated_rematch_keeps_each_seat_with_its_account(client):
 def test_ratings_survive_a_restart(db_url):
     with TestClient(create_app(db_url=db_url, ai_workers=1)) as client:
         register(client, "grace")
-        play_out([client], client.post("/api/games", json={"game": "tuileries", "players": ["human", "greedy"],
-                                                          "rated": True}).json()["id"])
+        heidi = new_client(client)
+        register(heidi, "heidi")
+        play_out([client, heidi], rated_game_between(client, heidi))
         before = client.get("/api/leaderboard/tuileries").json()
+    assert len(before) == 2
     with TestClient(create_app(db_url=db_url, ai_workers=1)) as client:
         assert client.get("/api/leaderboard/tuileries").json() == before

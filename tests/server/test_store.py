@@ -83,3 +83,50 @@ def test_a_database_of_the_first_schema_is_migrated_in_place(tmp_path):
         assert conn.execute(select(meta.c.value).where(meta.c.key == "schema")).scalar() == str(SCHEMA_VERSION)
     row, history, _ = Store(engine).load("g1")
     assert [(s.player, s.token_hash, s.public) for s in row.seats] == [("human", "h0", False), ("random", None, False)]
+
+
+def test_schema_3_gets_move_counts_placings_and_ratings_from_people_only(tmp_path):
+    """Ratings once came from games against fixed-rating computer levels too.
+    Moving to schema 4 makes those games unrated, rates every rated game
+    between people again in order, counts each game's player decisions, and
+    gives each finished game its placing."""
+    import json
+
+    from sqlalchemy import text
+
+    from .test_ratings import play_out, rated_game_between
+    from .test_accounts import new_client, register
+
+    url = f"sqlite:///{tmp_path / 'three.db'}"
+    with TestClient(create_app(db_url=url, ai_workers=1)) as client:
+        register(client, "kim")
+        lee = new_client(client)
+        register(lee, "lee")
+        people = rated_game_between(client, lee)
+        between_people = play_out([client, lee], people)
+        against = client.post("/api/games", json={"game": "tuileries", "players": ["human", "random"]}).json()["id"]
+        play_out([client], against)
+        board = client.get("/api/leaderboard/tuileries").json()
+    engine = connect(url)
+    with engine.begin() as conn:  # back to schema 3, and the game against random rated as it was then
+        for game_id in (people, against):
+            result = json.loads(conn.execute(text("SELECT result FROM games WHERE id = :g"), {"g": game_id}).scalar())
+            for key in ("ranks", "ended"):
+                result.pop(key)
+            if game_id == against:
+                result["ratings"] = [{"before": 0.0, "after": 9.9}, None]
+            conn.execute(text("UPDATE games SET result = :r, rated = :rated WHERE id = :g"),
+                         {"r": json.dumps(result), "rated": True, "g": game_id})
+        conn.execute(text("UPDATE ratings SET mu = 60, games = 7"))
+        conn.execute(text("ALTER TABLE games DROP COLUMN moves"))
+        conn.execute(text("UPDATE meta SET value = '3' WHERE key = 'schema'"))
+    engine.dispose()
+    with TestClient(create_app(db_url=url, ai_workers=1)) as client:
+        assert client.get("/api/leaderboard/tuileries").json() == board  # made again from the game between people
+        assert [row["games"] for row in board] == [1, 1]
+        games = {g["id"]: g for g in client.get("/api/games").json()}
+        assert games[against]["rated"] is False and games[people]["rated"] is True
+        assert games[people]["moves"] == len(client.get(f"/api/games/{people}?picture=true").json()["moves"])
+        assert client.get(f"/api/games/{people}").json()["result"]["ranks"] == between_people["result"]["ranks"]
+        mine = client.get("/api/players/kim").json()["games"]
+        assert next(g for g in mine if g["id"] == against)["rating"] is None

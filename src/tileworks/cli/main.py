@@ -238,6 +238,8 @@ def serve(
     db: Annotated[Optional[str], typer.Option(help=_("SQLAlchemy database URL (default: SQLite in --data)"))] = None,
     data: Annotated[Path, typer.Option(help=_("folder for the default SQLite database"))] = Path("data"),
     ai_workers: Annotated[int, typer.Option(help=_("processes that search for AI seats"))] = 2,
+    abandon_after: Annotated[float, typer.Option(
+        min=0.0001, help=_("days without a move after which a game with no running clock ends as abandoned"))] = 7.0,
 ) -> None:
     from tileworks.server import create_app, transport
     from tileworks.server.app import MAX_FRAME
@@ -245,7 +247,7 @@ def serve(
 
     url = db or default_url(data)
     try:
-        application = create_app(db_url=url, ai_workers=ai_workers)
+        application = create_app(db_url=url, ai_workers=ai_workers, abandon_after=abandon_after * 24 * 3600)
     except Exception as exc:  # pragma: no cover - e.g. an unreadable URL
         _fail(_("cannot start the server: {error}", error=exc))
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host

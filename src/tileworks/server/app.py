@@ -37,11 +37,11 @@ from tileworks.core.registry import registered_games
 from tileworks.core import SPECTATOR
 from tileworks.core.text import seat_name
 from tileworks.server.accounts import (MAX_NAME, MAX_PASSWORD, MIN_PASSWORD, SESSION_COOKIE, SESSION_SECONDS,
-                                       USERNAME, Accounts, check_username, display_name)
+                                       USERNAME, Accounts, check_username)
 from tileworks.server.clocks import check_clock
 from tileworks.server.errors import ServerError
 from tileworks.agents import spec_pattern
-from tileworks.server.hub import HUMAN, MAX_SEATS, Hub, Room, position_after
+from tileworks.server.hub import ABANDON_AFTER, HUMAN, MAX_SEATS, Hub, Room, position_after
 from tileworks.server.ratings import shown as shown_rating
 from tileworks.server.store import Account, GameRow, Store, connect, default_url
 from tileworks.web import LANGUAGE_COOKIE, add_pages
@@ -141,14 +141,18 @@ class GameSummary(BaseModel):
     id: str
     game: str
     status: Literal["open", "playing", "finished"]
-    ply: int
+    ply: int = Field(description="actions stored, chance included: the ply a move answers")
+    moves: int = Field(description="the players' decisions so far")
     players: list[str]
     names: list[str | None]
+    guests: list[bool] = Field(description="seats played by a guest under a name of their own (no account)")
     open_seats: list[int]
     joinable: list[int]
     updated: float
     rated: bool
     clock: dict[str, Any] | None
+    ended: Literal["end", "time", "abandoned"] | None = Field(
+        description="how a finished game ended: by its rules, when clocks ran out, or abandoned")
 
 
 class ErrorBody(BaseModel):
@@ -258,15 +262,16 @@ def _too_large(limit: int) -> JSONResponse:
 
 
 def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: int = 2,
-               session_seconds: float = SESSION_SECONDS) -> FastAPI:
+               session_seconds: float = SESSION_SECONDS, abandon_after: float = ABANDON_AFTER) -> FastAPI:
     """The tileworks server: games stored at ``db_url`` (default: an SQLite
     file in ``data_dir``), AI seats searched in ``ai_workers`` processes;
-    logins last ``session_seconds``."""
+    logins last ``session_seconds``; a game in which nothing happens for
+    ``abandon_after`` seconds (and no clock runs) ends as abandoned."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = connect(db_url or default_url(data_dir))
-        hub = Hub(Store(engine), ai_workers=ai_workers)
+        hub = Hub(Store(engine), ai_workers=ai_workers, abandon_after=abandon_after)
         app.state.hub = hub
         app.state.accounts = Accounts(hub.store, session_seconds=session_seconds)
         await hub.start()
@@ -298,7 +303,8 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
 
     @app.exception_handler(ServerError)
     async def _refused(request: Request, error: ServerError) -> JSONResponse:
-        return JSONResponse({"error": error.detail, "status": error.status}, status_code=error.status)
+        headers = {"Retry-After": str(math.ceil(error.retry_after))} if error.retry_after else None
+        return JSONResponse({"error": error.detail, "status": error.status}, status_code=error.status, headers=headers)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, error: StarletteHTTPException) -> JSONResponse:
@@ -337,7 +343,7 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
     # -- accounts ----------------------------------------------------------------------------
     @app.post("/api/accounts", status_code=201, responses=ERRORS, summary="Create an account (and log in)")
     async def register(body: NewAccount, request: Request, response: Response) -> SessionOut:
-        made = await anyio.to_thread.run_sync(accounts().register, body.username, body.password)
+        made = await anyio.to_thread.run_sync(accounts().register, body.username, body.password, _address(request))
         _, token = await anyio.to_thread.run_sync(accounts().login, body.username, body.password, _address(request))
         start_session(request, response, token)
         return SessionOut(username=made.username)
@@ -379,9 +385,10 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
             raise ServerError(400, _("option players={players} but {count} seats were given", players=options['players'], count=len(body.players)))
         options["players"] = len(body.players)
         players = [p.strip().lower() for p in body.players]
+        guest = None if account else await anyio.to_thread.run_sync(accounts().guest_name, body.name)
         new, tokens = await hub().create(
             body.game, options, players, public=tuple(s - 1 for s in body.open_seats), account=account,
-            guest=display_name(body.name), rated=body.rated, clock=check_clock(body.clock))
+            guest=guest, rated=body.rated, clock=check_clock(body.clock))
         return Created(
             id=new.id,
             seats=[SeatLink(seat=s, name=seat_name(s), token=t, link=seat_link(new.id, t)) for s, t in tokens.items()],
@@ -390,10 +397,13 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
 
     @app.get("/api/games", summary="Games, newest activity first")
     async def list_games(
+        account: Player,
         status: Annotated[Literal["open", "playing", "finished"] | None, Query()] = None,
         limit: Annotated[int, Query(ge=1, le=500)] = 100,
+        joinable: Annotated[bool, Query(description="only games with a seat the caller may take now")] = False,
     ) -> list[GameSummary]:
-        rows = await anyio.to_thread.run_sync(lambda: hub().store.listing(status, limit))
+        joinable_by = account if joinable else False
+        rows = await anyio.to_thread.run_sync(lambda: hub().store.listing(status, limit, joinable_by))
         return [
             summary(r) for r in rows
         ]
@@ -422,7 +432,8 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
     async def claim(game_id: str, seat: Annotated[int, Path(ge=1, le=MAX_SEATS)], account: Player,
                     body: ClaimIn | None = None) -> SeatLink:
         found = await room(game_id)
-        token = await hub().claim(found, seat - 1, account, display_name(body.name if body else None))
+        guest = None if account else await anyio.to_thread.run_sync(accounts().guest_name, body.name if body else None)
+        token = await hub().claim(found, seat - 1, account, guest)
         return SeatLink(seat=seat - 1, name=seat_name(seat - 1), token=token, link=seat_link(found.id, token))
 
     @app.get("/api/games/{game_id}/record", responses=ERRORS, summary="The game record")
@@ -441,7 +452,7 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
                      narrow: Annotated[bool, Query(description="the picture laid out for a phone")] = False,
                      ) -> dict[str, Any]:
         found = await room(game_id)
-        if not found.state.is_terminal():
+        if not found.over:
             raise ServerError(409, _("only a finished game can be replayed"))
         total = len(found.log)
         if move > total:
@@ -603,10 +614,11 @@ def _address(request: Request) -> str:
 
 def summary(row: GameRow) -> GameSummary:
     return GameSummary(
-        id=row.id, game=row.game, status=row.status, ply=row.version, players=[s.player for s in row.seats],
-        names=[s.name for s in row.seats], open_seats=[s.seat for s in row.seats if s.human and not s.joined],
+        id=row.id, game=row.game, status=row.status, ply=row.version, moves=row.moves,
+        players=[s.player for s in row.seats], names=[s.name for s in row.seats], guests=[s.guest for s in row.seats],
+        open_seats=[s.seat for s in row.seats if s.human and not s.joined],
         joinable=[s.seat for s in row.seats if s.open_to_join], updated=row.updated, rated=row.rated,
-        clock=row.clock,
+        clock=row.clock, ended=row.result.get("ended", "end") if row.result else None,
     )
 
 
@@ -626,10 +638,8 @@ def player_profile(hub: Hub, username: str, viewer: Account | None) -> dict[str,
         seat = next(s.seat for s in row.seats if s.account_id == account.id)
         entry: dict[str, Any] = {**summary(row).model_dump(), "seat": seat}
         if row.result:
-            returns = row.result["returns"]
             entry["score"] = row.result["scores"][seat]
-            entry["outcome"] = ("win" if returns[seat] == max(returns) and returns.count(max(returns)) == 1
-                                else "shared" if returns[seat] == max(returns) else "loss")
+            entry["outcome"] = outcome(row.result, seat)
             changes = row.result.get("ratings")
             entry["rating"] = changes[seat] if changes else None
         games.append(entry)
@@ -648,6 +658,17 @@ def player_profile(hub: Hub, username: str, viewer: Account | None) -> dict[str,
         "games": games,
         "your_turn": your_turn,
     }
+
+
+def outcome(result: dict[str, Any], seat: int) -> str:
+    """A seat's end of a finished game: "win", "shared" (the first place
+    with others), "loss", or "abandoned"."""
+    ranks = result.get("ranks")
+    if result.get("ended") == "abandoned" or ranks is None:
+        return "abandoned"
+    if ranks[seat] != 1:
+        return "loss"
+    return "win" if ranks.count(1) == 1 else "shared"
 
 
 class _Socket:

@@ -50,6 +50,10 @@ MAX_SEATS = 8
 #: games kept in memory; beyond this, idle ones (no client, no AI thinking)
 #: are dropped, least recently used first, and reloaded from the store on demand
 MAX_ROOMS = 2000
+#: seconds between the heartbeats that tell a restarted server how long it was down
+HEARTBEAT = 2.0
+#: a game in which nothing happens for this long (and no clock runs) ends as abandoned
+ABANDON_AFTER = 7 * 24 * 3600.0
 
 
 class Client(Protocol):
@@ -85,6 +89,12 @@ def served_agent(spec: str, seed: int) -> Agent:
     """The agent a computer seat plays with here: its spec, every parameter
     cut to the served limits and its time budget within theirs."""
     return make(spec, seed=seed, limits=SERVED_LIMITS)
+
+
+def _log_failure(task: asyncio.Task[None]) -> None:
+    """Log what ended a background task (a clock's or a computer seat's) by an exception."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("a game's background task failed", exc_info=task.exception())
 
 
 def end_with_parent() -> None:
@@ -124,12 +134,30 @@ class Room:
     def id(self) -> str:
         return self.row.id
 
+    @property
+    def over(self) -> bool:
+        """Finished: by the rules, by a clock that ran out, or abandoned."""
+        return self.row.status == "finished"
+
+    def out_of_time(self) -> set[int]:
+        """The seats whose clock has run out: the computer decides for them
+        to the end, and they are placed last."""
+        out = {entry["seat"] for entry in self.log if entry.get("timed_out")}
+        return out | set((self.row.result or {}).get("out_of_time", ()))
+
+    def to_move(self) -> int | None:
+        """The seat to decide (None: the game is over)."""
+        return None if self.over or self.state.is_terminal() else self.state.current_player()
+
 
 class Hub:
     """Every game this server hosts, loaded on demand from the store."""
 
-    def __init__(self, store: Store, ai_workers: int = 2, max_rooms: int = MAX_ROOMS):
+    def __init__(self, store: Store, ai_workers: int = 2, max_rooms: int = MAX_ROOMS,
+                 abandon_after: float = ABANDON_AFTER):
         self.store = store
+        self.abandon_after = abandon_after
+        self._background: list[asyncio.Task[None]] = []
         #: rooms in memory, least recently used first
         self.rooms: dict[str, Room] = {}
         self.max_rooms = max_rooms
@@ -139,15 +167,28 @@ class Hub:
 
     # -- lifecycle -------------------------------------------------------------------------
     async def start(self) -> None:
-        """Open the AI pool and resume thinking wherever an AI seat is to move."""
+        """Give back to the running clocks the time no server ran, open the
+        AI pool, resume thinking wherever an AI seat is to move, and start
+        the heartbeat and the sweep for abandoned games."""
+        now = time.time()
+        since = await to_thread.run_sync(self.store.alive_at)
+        if since is not None:
+            moved = await to_thread.run_sync(self.store.give_back, since, now)
+            if moved:
+                log.info("gave %.1f s of downtime back to the clocks of %d games", now - since, len(moved))
+        await to_thread.run_sync(self.store.beat, now)
         self.pool = self._new_pool()
         for status in ("open", "playing"):
             for game_id in await to_thread.run_sync(self.store.ids_with_status, status):
                 self.schedule_ai(await self.room(game_id))
         for game_id in await to_thread.run_sync(self.store.timed_games):
             self.schedule_clock(await self.room(game_id))
+        loop = asyncio.get_running_loop()
+        self._background = [loop.create_task(self._heartbeat()), loop.create_task(self._sweep())]
 
     async def stop(self) -> None:
+        for task in self._background:
+            task.cancel()
         for room in self.rooms.values():
             for task in (room.thinking, room.timer):
                 if task:
@@ -155,6 +196,31 @@ class Hub:
         if self.pool:
             self.pool.shutdown(wait=False, cancel_futures=True)
             self.pool = None
+        await to_thread.run_sync(self.store.beat, time.time())  # down from now: the next start gives it back
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT)
+            try:
+                await to_thread.run_sync(self.store.beat, time.time())
+            except Exception:  # the database is away for a moment: the next beat tries again
+                log.exception("heartbeat failed")
+
+    async def _sweep(self) -> None:
+        """End, as abandoned, every game in which nothing has happened for
+        ``abandon_after`` seconds (and no clock runs); look again every
+        hour, or more often when the limit is short."""
+        while True:
+            try:
+                cutoff = time.time() - self.abandon_after
+                for game_id in await to_thread.run_sync(self.store.stale, cutoff):
+                    room = await self.room(game_id)
+                    async with room.lock:
+                        if not room.over:
+                            await self._finish_early(room, "abandoned", idle_since=cutoff)
+            except Exception:
+                log.exception("sweeping abandoned games failed")
+            await asyncio.sleep(min(3600.0, max(0.05, self.abandon_after / 10)))
 
     # -- creating --------------------------------------------------------------------------
     async def create(self, name: str, options: dict[str, Any], players: list[str],
@@ -219,7 +285,7 @@ class Hub:
             rated=rated, clock=clock,
         )
         row.status = _status(row, state)
-        row.result = _result(state)
+        row.result = _result(state, [], set())
         if row.status == "playing" and clock and row.seats[state.current_player()].human:
             row.turn_started = now
         await to_thread.run_sync(self.store.create, row, state.history())
@@ -238,7 +304,7 @@ class Hub:
         The first caller creates it; each caller gets a new token for every
         seat its tokens (or its account) held, which only they can claim."""
         held = self.seats_of(room, tokens, account, required=True)
-        if not room.state.is_terminal():
+        if not room.over:
             raise ServerError(409, _("a rematch can start only when the game is over"))
         async with room.lock:
             if room.row.rematch is None:
@@ -328,7 +394,7 @@ class Hub:
         """The seat to move in a game (None: over), from memory, or rebuilt
         from the store without keeping it (called from a worker thread)."""
         room = self.rooms.get(game_id) or self._load(game_id)
-        return None if room.state.is_terminal() else room.state.current_player()
+        return room.to_move()
 
     def seats_of(self, room: Room, tokens: list[str], account: Account | None = None,
                  required: bool = False) -> list[int]:
@@ -385,13 +451,17 @@ class Hub:
         held = self.seats_of(room, tokens, account, required=True)
         async with room.lock:
             state = room.state
-            if state.is_terminal():
+            if room.over:
                 raise ServerError(409, _("the game is over"))
+            out = room.out_of_time()
+            if all(seat in out for seat in held):
+                raise ServerError(409, _("{seat}'s clock ran out: the computer makes its moves to the end",
+                                         seat=seat_name(held[0])))
             if ply != room.row.version:
                 raise ServerError(409, _("stale move: it was sent for ply {ply}, but the game is at ply {now}",
                                          ply=ply, now=room.row.version))
             mover = state.current_player()
-            if mover not in held:
+            if mover not in held or mover in out:
                 raise ServerError(409, _("not your turn: {mover} is to move", mover=seat_name(mover)))
             try:
                 action = state.string_to_action(text)
@@ -417,17 +487,13 @@ class Hub:
             settle(state, row.seed)
         entry["points"] = breakdown(parts, state.game().num_players())
         new_actions = state.history()[version:]
-        status, result = _status(row, state), _result(state, room.log + [entry])
+        out = room.out_of_time() | ({mover} if timed_out else set())
+        status, result = _status(row, state), _result(state, room.log + [entry], out)
         next_mover = None if state.is_terminal() else state.current_player()
-        clocked = next_mover is not None and status == "playing" and row.seats[next_mover].human
+        clocked = (next_mover is not None and status == "playing" and row.seats[next_mover].human
+                   and next_mover not in out)
         timing = clocks.after_move(row, mover, next_mover, clocked, time.time()) if row.clock else None
-        rate = None
-        if row.rated and state.is_terminal():
-            seats = [(s.player, s.account_id) for s in row.seats]
-            returns = state.returns()
-
-            def rate(conn: Any) -> dict[str, Any]:
-                return {"ratings": ratings.rate_game(conn, row.game, seats, returns)}
+        rate = self._rating(row, result) if state.is_terminal() else None
 
         job = (room.id, version, new_actions, status, result, timed_out, timing, rate)
         stored = self.store.append(*job) if self.store.local else await to_thread.run_sync(self.store.append, *job)
@@ -438,6 +504,7 @@ class Hub:
         room.state = state
         room.log.append(entry)
         row.version = version + len(new_actions)
+        row.moves += 1
         row.status, row.result = status, result
         if timing is not None:
             row.turn_started = timing[0]
@@ -445,19 +512,62 @@ class Hub:
                 row.seats[seat].remaining = left
         log.info("game %s: ply %d -> %d", room.id, version, row.version)
 
+    @staticmethod
+    def _rating(row: GameRow, result: dict[str, Any]) -> Any:
+        """What rates a rated game as it ends (in the same transaction), by its placing."""
+        if not row.rated or result.get("ranks") is None:
+            return None
+        accounts = [s.account_id for s in row.seats]
+
+        def rate(conn: Any) -> dict[str, Any]:
+            return {"ratings": ratings.rate_game(conn, row.game, accounts, result["ranks"])}  # type: ignore[arg-type]
+
+        return rate
+
+    async def _finish_early(self, room: Room, ended: str, out: set[int] = frozenset(),  # type: ignore[assignment]
+                            idle_since: float | None = None) -> None:
+        """End the game before its rules do (under the room's lock): ``ended``
+        is "time" (the clocks of all but one seat ran out: those seats are
+        placed last) or "abandoned" (nobody placed). Every client is told."""
+        row, state = room.row, room.state
+        result: dict[str, Any] = {"returns": [0.0] * len(row.seats), "scores": state.scores(), "ended": ended,
+                                  "ranks": None}
+        if ended == "time":
+            result["ranks"] = ratings.standing(result["returns"], result["scores"], out)
+            result["out_of_time"] = sorted(out)
+        timeouts = _timeouts(room.log)
+        if timeouts:
+            result["timeouts"] = timeouts
+        rate = self._rating(row, result)
+        emptied = {seat: 0.0 for seat in out if row.seats[seat].remaining is not None}
+        if not await to_thread.run_sync(self.store.finish, room.id, row.version, result, rate, idle_since, emptied):
+            return  # a move (or, for an idle game, anything) got there first
+        row.status, row.result, row.turn_started = "finished", result, None
+        for seat, left in emptied.items():
+            row.seats[seat].remaining = left
+        if room.timer is not None and room.timer is not asyncio.current_task():
+            room.timer.cancel()
+        log.info("game %s ended: %s", room.id, ended)
+        await self.broadcast(room)
+
     # -- AI seats ----------------------------------------------------------------------------------
     def schedule_ai(self, room: Room) -> None:
-        state = room.state
-        if state.is_terminal() or (room.thinking is not None and not room.thinking.done()):
+        """Start the computer deciding, if a computer seat is to move, or a
+        human seat whose clock has run out."""
+        seat = room.to_move()
+        if seat is None or (room.thinking is not None and not room.thinking.done()):
             return
-        seat = state.current_player()
-        if room.row.seats[seat].player == HUMAN:
+        if room.row.seats[seat].player == HUMAN and seat not in room.out_of_time():
             return
         room.thinking = asyncio.get_running_loop().create_task(self._think(room, seat))
+        room.thinking.add_done_callback(_log_failure)
 
     async def _think(self, room: Room, seat: int) -> None:
+        player = room.row.seats[seat].player
+        stand_in = player == HUMAN
         try:
-            moved = await self._play_for(room, room.row.seats[seat].player, "ai")
+            moved = await self._play_for(room, clocks.STAND_IN if stand_in else player,
+                                         "clock" if stand_in else "ai", timed_out=stand_in)
         finally:
             room.thinking = None
         if moved:
@@ -473,7 +583,7 @@ class Hub:
         try:
             action = await self._search(room.row.game, room.row.options, room.state.history(), spec, seed)
             async with room.lock:
-                if room.row.version == version:
+                if room.row.version == version and not room.over:
                     await self._commit(room, action, timed_out)
         except ServerError:  # another server process moved first; the next look sees its move
             pass
@@ -495,23 +605,32 @@ class Hub:
         if room.timer is not None and not room.timer.done():
             room.timer.cancel()
             room.timer = None
-        state = room.state
-        if state.is_terminal() or room.row.status != "playing":
+        seat = room.to_move()
+        if seat is None or room.row.status != "playing" or seat in room.out_of_time():
             return
-        due = clocks.deadline(room.row, state.current_player())
+        due = clocks.deadline(room.row, seat)
         if due is not None:
             room.timer = asyncio.get_running_loop().create_task(self._flag(room, room.row.version, due))
+            room.timer.add_done_callback(_log_failure)
 
     async def _flag(self, room: Room, version: int, due: float) -> None:
-        """At ``due``, if the game has not moved, the stand-in decides for
-        the seat whose clock ran out, and goes on while it stays out."""
+        """At ``due``, if the game has not moved, the seat whose clock ran
+        out is out of time: it will be placed last. Left with one seat not
+        out of time, the game ends there; with more, it goes on, the
+        stand-in deciding for the seat to the end."""
         await asyncio.sleep(max(0.0, due - time.time()))
-        if room.row.version != version:
+        if room.row.version != version or room.over:
             return
         seat = room.state.current_player()
+        out = room.out_of_time() | {seat}
+        if len(room.row.seats) - len(out) < 2:
+            async with room.lock:
+                if room.row.version == version and not room.over:
+                    await self._finish_early(room, "time", out)
+            return
         if not await self._play_for(room, clocks.STAND_IN, "clock", timed_out=True):
             return
-        log.info("game %s: P%d's clock ran out; %s moved for it", room.id, seat + 1, clocks.STAND_IN)
+        log.info("game %s: P%d's clock ran out; %s moves for it", room.id, seat + 1, clocks.STAND_IN)
         room.timer = None  # this task is done: the next deadline gets a task of its own
         await self._moved(room)
 
@@ -558,8 +677,10 @@ class Hub:
             svg = _cached(room, room.narrow_pictures if narrow else room.pictures, viewer,
                           lambda seen: state.svg(seen, narrow))
             # chance and the end have no seat to move, and so no choices
-            extra = {"svg": svg, "moves": room.log, "choices": state.choices() if state.current_player() in seats else []}
-        if state.is_terminal():
+            extra = {"svg": svg, "moves": room.log,
+                     "choices": state.choices() if room.to_move() in seats and room.to_move() not in room.out_of_time()
+                     else []}
+        if room.over:
             extra["breakdown"] = score_breakdown(room)
         return {
             "type": "view",
@@ -568,13 +689,14 @@ class Hub:
             "options": row.options,
             "status": row.status,
             "ply": row.version,
+            "moves_made": row.moves,
             "seats": [{"seat": s.seat, "player": s.player, "joined": s.joined, "open": s.open_to_join,
-                       "name": s.name, "account": s.account_id is not None} for s in row.seats],
+                       "name": s.name, "account": s.account_id is not None, "guest": s.guest} for s in row.seats],
             "rated": row.rated,
-            "clock": clocks.shown(row, state.current_player() if not state.is_terminal() else None, time.time()),
+            "clock": clocks.shown(row, room.to_move(), time.time()),
             "you": seats,
             "viewer": viewer if viewer != SPECTATOR else None,
-            "to_move": state.current_player() if not state.is_terminal() else None,
+            "to_move": room.to_move(),
             "result": row.result,
             "rematch": row.rematch,
             "rematch_of": row.rematch_of,
@@ -591,8 +713,12 @@ class Hub:
         view as the requester sees them."""
         state = room.state
         players = [s.player for s in room.row.seats]
-        if state.is_terminal():
-            return make_record(state, players)
+        names = [{"name": s.name, "guest": s.guest} if s.name else None for s in room.row.seats]
+        if room.over:
+            result = room.row.result or {}
+            return {**make_record(state, players), "names": names,
+                    "outcome": {"ended": result.get("ended", "end"), "ranks": result.get("ranks"),
+                                "out_of_time": result.get("out_of_time", [])}}
         viewer = viewer_of(state, seats)
         return {
             "format": "tileworks-partial-record",
@@ -600,6 +726,7 @@ class Hub:
             "game": room.row.game,
             "options": room.row.options,
             "players": players,
+            "names": names,
             "viewer": viewer if viewer != SPECTATOR else None,
             "ply": room.row.version,
             "actions": state.visible_history(viewer),
@@ -693,27 +820,38 @@ def _status(row: GameRow, state: State) -> str:
     return "playing"
 
 
-def _result(state: State, moves: list[dict[str, Any]] = ()) -> dict[str, Any] | None:  # type: ignore[assignment]
-    """A finished game's returns and scores, and the moves the server made
-    for seats whose clock ran out."""
+def _result(state: State, moves: list[dict[str, Any]], out: set[int]) -> dict[str, Any] | None:
+    """A game that reached its end: its returns and scores, its placing (a
+    seat whose clock ran out last: ``out``), and the moves the server made
+    for those seats."""
     if not state.is_terminal():
         return None
-    timeouts = [{"seat": m["seat"], "move": i + 1} for i, m in enumerate(moves) if m.get("timed_out")]
-    return {"returns": state.returns(), "scores": state.scores(), **({"timeouts": timeouts} if timeouts else {})}
+    returns, scores = state.returns(), state.scores()
+    result = {"returns": returns, "scores": scores, "ended": "end", "ranks": ratings.standing(returns, scores, out)}
+    if out:
+        result["out_of_time"] = sorted(out)
+    timeouts = _timeouts(moves)
+    if timeouts:
+        result["timeouts"] = timeouts
+    return result
+
+
+def _timeouts(moves: list[dict[str, Any]]) -> list[dict[str, int]]:
+    """The moves the server made for a seat whose clock had run out: whose, and which (1-based)."""
+    return [{"seat": m["seat"], "move": i + 1} for i, m in enumerate(moves) if m.get("timed_out")]
 
 
 def _check_rated(players: list[str], public: tuple[int, ...], account: Account | None, rematch_of: Room | None) -> None:
-    """A rated game: the creator logged in, one seat per account, computer levels only."""
+    """A rated game is between people: the creator logged in, every seat
+    human, one seat per account."""
+    if any(player != HUMAN for player in players):
+        raise ServerError(400, _("a rated game is between people: every seat human, each held by an account "
+                                 "(games against the computer are not rated)"))
     if rematch_of is None and account is None:
         raise ServerError(401, _("log in to play a rated game"))
     held = [s for s, p in enumerate(players) if p == HUMAN and s not in public]
     if rematch_of is None and len(held) > 1:
         raise ServerError(400, _("in a rated game each account holds one seat: leave the other human seats open to join"))
-    for player in players:
-        if player != HUMAN and ratings.computer_rating(player) is None:
-            levels = ", ".join(ratings.COMPUTER_MU)
-            raise ServerError(400, _("a rated game seats only these computer players: {levels}; not {player}",
-                                     levels=levels, player=player))
 
 
 __all__ = ["HUMAN", "Hub", "IllegalActionError", "Room", "ServerError", "settle", "think", "token_hash"]

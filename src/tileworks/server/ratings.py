@@ -1,44 +1,30 @@
 """Ratings of accounts, one openskill rating (Plackett–Luce) per game.
 
-A rated game is ranked by its returns (a shared win shares a rank) and
-updates the rating of every account that played it. The computer levels
-have fixed ratings: they anchor the scale and never move, so beating
-``mcts:hard`` is worth more than beating ``greedy``. A newcomer starts at
-μ = 25, σ = 25/3; the number shown is μ − 3σ (openskill's ordinal), which
-starts at 0 and rises as games make σ small.
+Only games between people are rated: every seat of a rated game is held by
+an account, so a rating measures play against people and cannot be raised
+by leaving games against a computer level running. A finished rated game
+updates every seat's rating once, by the game's final placing
+(:func:`standing`: a seat whose clock ran out is placed last). A newcomer
+starts at μ = 25, σ = 25/3; the number shown is μ − 3σ (openskill's
+ordinal), which starts at 0 and rises as games make σ small.
 
 >>> shown(Rating(25.0, 25 / 3))
 0.0
->>> computer_rating("mcts:medium").mu
-30.0
->>> computer_rating("mcts:seconds=2") is None
-True
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 from openskill.models import PlackettLuce
 
 from tileworks.server.store import Rating, Store
 
 MODEL = PlackettLuce()
-#: the computer players a rated game may seat, and their fixed μ (σ = 1)
-COMPUTER_MU = {
-    "random": 5.0, "greedy": 18.0, "mcts:beginner": 20.0, "mcts:easy": 25.0,
-    "mcts:medium": 30.0, "mcts:hard": 35.0, "mcts:expert": 40.0,
-}
-COMPUTER_SIGMA = 1.0
 
 
 def new_rating() -> Rating:
     return Rating(MODEL.mu, MODEL.sigma, 0)
-
-
-def computer_rating(spec: str) -> Rating | None:
-    mu = COMPUTER_MU.get(spec)
-    return Rating(mu, COMPUTER_SIGMA) if mu is not None else None
 
 
 def shown(rating: Rating) -> float:
@@ -46,32 +32,45 @@ def shown(rating: Rating) -> float:
     return round(rating.mu - 3 * rating.sigma, 1)
 
 
-def rate(before: list[Rating], returns: list[float]) -> list[Rating]:
-    """Every seat's rating after a game with these returns (higher is better).
+def standing(returns: list[float], scores: list[int], out_of_time: Iterable[int] = ()) -> list[int]:
+    """Each seat's place at the end (1 is first; equal places are shared):
+    every seat whose clock ran out below every seat whose clock did not,
+    whatever its score; within each group the game's winners first (its
+    returns, with its own tie-breaks), then the rest by score.
 
-    >>> after = rate([new_rating(), new_rating()], [1.0, -1.0])
+    >>> standing([1.0, 0.0, 0.0], [40, 35, 35])
+    [1, 2, 2]
+    >>> standing([1.0, 0.0, 0.0], [40, 35, 20], out_of_time=[0])
+    [3, 1, 2]
+    >>> standing([0.5, 0.5], [30, 30])
+    [1, 1]
+    """
+    late = set(out_of_time)
+    keys = [(seat in late, -returns[seat], -scores[seat]) for seat in range(len(returns))]
+    return [1 + sum(other < key for other in keys) for key in keys]
+
+
+def rate(before: list[Rating], ranks: list[int]) -> list[Rating]:
+    """Every seat's rating after a game with these places (1 is first).
+
+    >>> after = rate([new_rating(), new_rating()], [1, 2])
     >>> after[0].mu > 25 > after[1].mu, after[0].games
     (True, 1)
     """
     teams = [[MODEL.create_rating([r.mu, r.sigma])] for r in before]
-    rated = MODEL.rate(teams, ranks=[-r for r in returns])
+    rated = MODEL.rate(teams, ranks=list(ranks))
     return [Rating(team[0].mu, team[0].sigma, old.games + 1) for team, old in zip(rated, before, strict=True)]
 
 
-def rate_game(conn: Any, game: str, seats: list[tuple[str, int | None]], returns: list[float]) -> list[dict[str, Any] | None]:
-    """Rate a finished game inside a store transaction. ``seats``: each
-    seat's player spec and account. Returns each seat's change for the
-    result (``{"before": 0.0, "after": 3.1}``; None for a computer)."""
-    accounts = [a for _, a in seats if a is not None]
+def rate_game(conn: Any, game: str, accounts: list[int], ranks: list[int]) -> list[dict[str, Any]]:
+    """Rate a finished game inside a store transaction. ``accounts``: the
+    account holding each seat. Returns each seat's change for the result
+    (``{"before": 0.0, "after": 3.1}``)."""
     known = Store.ratings_in(conn, game, accounts)
-    before = [computer_rating(spec) if account is None else known.get(account, new_rating())
-              for spec, account in seats]
-    after = rate([r if r is not None else new_rating() for r in before], returns)
-    changes: list[dict[str, Any] | None] = []
-    for (spec, account), old, new in zip(seats, before, after, strict=True):
-        if account is None or old is None:
-            changes.append(None)
-            continue
+    before = [known.get(account, new_rating()) for account in accounts]
+    after = rate(before, ranks)
+    changes = []
+    for account, old, new in zip(accounts, before, after, strict=True):
         Store.put_rating(conn, game, account, new)
         changes.append({"before": shown(old), "after": shown(new)})
     return changes

@@ -30,10 +30,11 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.engine import Engine
 
-SCHEMA_VERSION = 3
-#: schema upgrades in place: version -> statements that reach the next one
-#: (new tables are made by ``create_all``)
-MIGRATIONS = {
+SCHEMA_VERSION = 4
+#: schema upgrades in place: version -> steps that reach the next one, each
+#: an SQL statement or a function of the connection (new tables are made by
+#: ``create_all``)
+MIGRATIONS: dict[int, list[str | Callable[[Any], None]]] = {
     1: ["ALTER TABLE seats ADD COLUMN public BOOLEAN NOT NULL DEFAULT FALSE"],
     2: ["ALTER TABLE seats ADD COLUMN account_id INTEGER",
         "ALTER TABLE seats ADD COLUMN name VARCHAR(40)",
@@ -43,6 +44,8 @@ MIGRATIONS = {
         "ALTER TABLE games ADD COLUMN turn_started FLOAT",
         "ALTER TABLE actions ADD COLUMN timed_out BOOLEAN NOT NULL DEFAULT FALSE",
         "CREATE INDEX IF NOT EXISTS ix_seats_account_id ON seats (account_id)"],
+    3: ["ALTER TABLE games ADD COLUMN moves INTEGER NOT NULL DEFAULT 0",
+        lambda conn: _fair_play(conn)],
 }
 
 metadata = MetaData()
@@ -60,6 +63,7 @@ games = Table(
     Column("options", Text, nullable=False),          # JSON: every option, defaults included
     Column("status", String(16), nullable=False, index=True),  # open | playing | finished
     Column("version", Integer, nullable=False),       # number of actions stored
+    Column("moves", Integer, nullable=False, default=0),  # of which players' decisions
     Column("seed", String(64), nullable=False),       # secret: chance outcomes and AI seeds
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False),
@@ -139,6 +143,11 @@ class SeatRow:
         return self.player == "human"
 
     @property
+    def guest(self) -> bool:
+        """A person playing under a name of their choosing, with no account."""
+        return self.human and self.name is not None and self.account_id is None
+
+    @property
     def open_to_join(self) -> bool:
         """Left open when the game was made, and nobody has taken it yet."""
         return self.public and self.token_hash is None
@@ -161,6 +170,8 @@ class GameRow:
     rated: bool = False
     clock: dict[str, Any] | None = None
     turn_started: float | None = None
+    #: the players' decisions among the ``version`` actions
+    moves: int = 0
 
 
 @dataclass
@@ -210,8 +221,8 @@ def connect(url: str) -> Engine:
         else:
             version = int(found)
             while version < SCHEMA_VERSION:
-                for statement in MIGRATIONS[version]:
-                    conn.execute(text(statement))
+                for step in MIGRATIONS[version]:
+                    conn.execute(text(step)) if isinstance(step, str) else step(conn)
                 version += 1
             conn.execute(update(meta).where(meta.c.key == "schema").values(value=str(version)))
     return engine
@@ -231,7 +242,8 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(insert(games).values(
                 id=row.id, game=row.game, options=json.dumps(row.options), status=row.status,
-                version=len(first_actions), seed=row.seed, created=row.created, updated=row.updated,
+                version=len(first_actions), moves=row.moves, seed=row.seed, created=row.created,
+                updated=row.updated,
                 result=json.dumps(row.result) if row.result is not None else None,
                 rematch_of=row.rematch_of, rematch=None, rated=row.rated,
                 clock=json.dumps(row.clock) if row.clock else None, turn_started=row.turn_started,
@@ -256,13 +268,14 @@ class Store:
         """Commit ``new_actions`` after the first ``version`` actions. False
         (and nothing written) when another move got there first.
 
-        ``timed_out``: the first action was the server's, for a seat whose
+        The first action is a player's decision; the rest are the chance
+        outcomes that followed it. ``timed_out``: the first action was the server's, for a seat whose
         clock ran out. ``clocks``: the new ``turn_started`` and the seats'
         new seconds left. ``rate(conn)`` runs in the same transaction (the
         ratings a finished rated game changes), so a game is rated exactly
         once, with its last move; what it returns joins ``result``."""
-        values: dict[str, Any] = dict(version=version + len(new_actions), status=status, updated=time.time(),
-                                      result=json.dumps(result) if result is not None else None)
+        values: dict[str, Any] = dict(version=version + len(new_actions), moves=games.c.moves + 1, status=status,
+                                      updated=time.time(), result=json.dumps(result) if result is not None else None)
         if clocks is not None:
             values["turn_started"] = clocks[0]
         with self.engine.begin() as conn:
@@ -284,6 +297,65 @@ class Store:
                 conn.execute(update(games).where(games.c.id == game_id).values(result=json.dumps(result)))
         return True
 
+    def finish(self, game_id: str, version: int, result: dict[str, Any],
+               rate: Callable[[Any], dict[str, Any]] | None = None, idle_since: float | None = None,
+               remaining: dict[int, float] | None = None) -> bool:
+        """End a game before its rules do (a clock that ran out, a game
+        abandoned), if it is still at ``version``, not over, and (with
+        ``idle_since``) untouched since then: False (and nothing written)
+        otherwise. ``rate`` as in :meth:`append`; ``remaining``: seats' clocks to set."""
+        where = [games.c.id == game_id, games.c.version == version, games.c.status != "finished"]
+        if idle_since is not None:
+            where.append(games.c.updated < idle_since)
+        with self.engine.begin() as conn:
+            done = conn.execute(update(games).where(*where).values(
+                status="finished", turn_started=None, updated=time.time(), result=json.dumps(result)))
+            if done.rowcount != 1:
+                return False
+            for seat, left in (remaining or {}).items():
+                conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
+                             .values(remaining=left))
+            if rate is not None:
+                result.update(rate(conn))
+                conn.execute(update(games).where(games.c.id == game_id).values(result=json.dumps(result)))
+        return True
+
+    # -- the site's heartbeat -----------------------------------------------------------------------
+    def alive_at(self) -> float | None:
+        """When a server last said it was running (None: never)."""
+        with self.engine.connect() as conn:
+            found = conn.execute(select(meta.c.value).where(meta.c.key == "alive")).scalar()
+        return float(found) if found is not None else None
+
+    def beat(self, now: float) -> None:
+        """Say the server is running at ``now``."""
+        with self.engine.begin() as conn:
+            if conn.execute(update(meta).where(meta.c.key == "alive").values(value=repr(now))).rowcount == 0:
+                conn.execute(insert(meta).values(key="alive", value=repr(now)))
+
+    def give_back(self, since: float, now: float) -> list[str]:
+        """Restart every running clock as if no time had passed between
+        ``since`` (the last heartbeat) and ``now``: a clock that started
+        before ``since`` regains ``now - since``, one started after it all
+        its time. The ids of the games whose clocks moved."""
+        moved = []
+        with self.engine.begin() as conn:
+            running = conn.execute(select(games.c.id, games.c.turn_started).where(
+                games.c.status == "playing", games.c.turn_started.is_not(None))).all()
+            for game_id, started in running:
+                down = now - max(since, started)
+                if down > 0:
+                    conn.execute(update(games).where(games.c.id == game_id).values(turn_started=started + down))
+                    moved.append(game_id)
+        return moved
+
+    def stale(self, before: float) -> list[str]:
+        """Games not over in which nothing has happened since ``before`` and
+        no clock runs (a running clock ends its game by itself)."""
+        with self.engine.connect() as conn:
+            return [i for (i,) in conn.execute(select(games.c.id).where(
+                games.c.status != "finished", games.c.updated < before, games.c.turn_started.is_(None)))]
+
     def load(self, game_id: str) -> tuple[GameRow, list[int], set[int]] | None:
         """A game's row, its actions, and the plies the server played for a
         seat whose clock ran out."""
@@ -297,10 +369,22 @@ class Store:
                                   .where(actions.c.game_id == game_id).order_by(actions.c.ply)).all()
         return row, [a for a, _ in stored], {ply for ply, (_, late) in enumerate(stored) if late}
 
-    def listing(self, status: str | None = None, limit: int = 100) -> list[GameRow]:
+    def listing(self, status: str | None = None, limit: int = 100,
+                joinable_by: Account | None | bool = False) -> list[GameRow]:
+        """Games, most recently active first. ``joinable_by``: only games
+        with a seat left open that this visitor (an account, or None for a
+        guest) may take now: rated games only for accounts not seated there."""
         query = select(games).order_by(games.c.updated.desc()).limit(limit)
         if status:
             query = query.where(games.c.status == status)
+        if joinable_by is not False:
+            query = query.where(games.c.status != "finished", games.c.id.in_(
+                select(seats.c.game_id).where(seats.c.public, seats.c.token_hash.is_(None))))
+            if joinable_by is None:
+                query = query.where(games.c.rated.is_(False))
+            else:
+                seated = select(seats.c.game_id).where(seats.c.account_id == joinable_by.id)  # type: ignore[union-attr]
+                query = query.where(games.c.id.not_in(seated))
         with self.engine.connect() as conn:
             rows = [_game_row(m) for m in conn.execute(query).mappings()]
             for row in rows:
@@ -425,5 +509,43 @@ def _game_row(m: Any) -> GameRow:
         version=m["version"], seed=m["seed"], created=m["created"], updated=m["updated"],
         result=json.loads(m["result"]) if m["result"] else None,
         rematch_of=m["rematch_of"], rematch=m["rematch"], rated=bool(m["rated"]),
-        clock=json.loads(m["clock"]) if m["clock"] else None, turn_started=m["turn_started"],
+        clock=json.loads(m["clock"]) if m["clock"] else None, turn_started=m["turn_started"], moves=m["moves"],
     )
+
+
+def _fair_play(conn: Any) -> None:
+    """Schema 4: count each game's player decisions; a finished game's result
+    gains its placing (``ranks``) and how it ended; ratings come from games
+    between people only, so games rated against a computer level become
+    unrated and every rating is made again from the rest, in order."""
+    import tileworks
+    from tileworks.server import ratings as rating
+
+    conn.execute(delete(ratings))
+    found = conn.execute(select(games.c.id, games.c.game, games.c.options, games.c.result, games.c.rated)
+                         .order_by(games.c.updated)).all()
+    for game_id, name, options, result_text, rated in found:
+        history = [a for (a,) in conn.execute(select(actions.c.action).where(actions.c.game_id == game_id)
+                                               .order_by(actions.c.ply))]
+        try:
+            state = tileworks.load_game(name, **json.loads(options)).new_initial_state()
+        except ValueError:  # a game no plugin registers any more: leave it as it is
+            continue
+        moves = 0
+        for action in history:
+            moves += not state.is_chance_node()
+            state.apply_action(action)
+        values: dict[str, Any] = {"moves": moves}
+        seated = conn.execute(select(seats.c.player, seats.c.account_id).where(seats.c.game_id == game_id)
+                              .order_by(seats.c.seat)).all()
+        if rated and any(player != "human" for player, _ in seated):
+            rated = values["rated"] = False
+        if result_text:
+            result = json.loads(result_text)
+            result.pop("ratings", None)
+            result.setdefault("ended", "end")
+            result.setdefault("ranks", rating.standing(result["returns"], result["scores"]))
+            if rated:
+                result["ratings"] = rating.rate_game(conn, name, [account for _, account in seated], result["ranks"])
+            values["result"] = json.dumps(result)
+        conn.execute(update(games).where(games.c.id == game_id).values(**values))
