@@ -27,9 +27,19 @@ def login(client, username, password=PASSWORD):
     return client.post("/api/session", json={"username": username, "password": password})
 
 
-def new_client(client):
-    """A second browser on the same server: its own cookies."""
-    return TestClient(client.app)
+_addresses = iter(range(1, 1_000_000))
+
+
+def new_client(client, address=None):
+    """Another browser on the same server: its own cookies and, unless told
+    otherwise, its own network address. Its requests run on the server's
+    one event loop, as a real server's do (a TestClient of its own would run
+    each on a loop of its own, which ends, with any clock it started, as the
+    request does)."""
+    number = next(_addresses)
+    other = TestClient(client.app, client=(address or f"10.{number // 65536}.{number // 256 % 256}.{number % 256}", 50000))
+    other.portal = client.portal
+    return other
 
 
 @pytest.mark.parametrize("username, password, message", [
@@ -78,16 +88,77 @@ def test_a_wrong_password_and_an_unknown_name_get_the_same_answer(client):
     assert "set-cookie" not in wrong.headers
 
 
-def test_logins_are_limited_per_name(client):
+def test_failures_from_elsewhere_never_keep_the_right_password_out(client):
+    """The audit: five wrong passwords for alice from any address, then her
+    own from hers: she logs in (there is no lock for others to set off)."""
+    register(client, "alice")
+    attacker = new_client(client, address="203.0.113.9")
+    for attempt in range(8):
+        answer = login(attacker, "alice", f"guessing again {attempt}")
+        assert answer.status_code in (401, 429)
+        time.sleep(float(answer.headers.get("retry-after", 0)) if attempt < 4 else 0)
+    assert login(new_client(client), "alice").status_code == 200
+
+
+def test_failed_logins_slow_down_per_name_and_address(client):
     register(client, "edsger")
     other = new_client(client)
-    for _ in range(5):
+    for _ in range(3):  # three free tries
         assert login(other, "edsger", "guessing again 1234").status_code == 401
-    blocked = login(other, "edsger")  # even the right password waits now
-    assert blocked.status_code == 429 and "too many failed logins" in blocked.json()["error"]
-    assert "set-cookie" not in blocked.headers
-    register(other, "barbara")  # another name from the same address is not blocked
-    assert login(other, "barbara").status_code == 200
+    blocked = login(other, "edsger")  # then a wait after each failure, even for the right password
+    assert blocked.status_code == 429 and blocked.json()["error"] == "too many failed logins: try again in 1 s"
+    assert blocked.headers["retry-after"] == "1" and "set-cookie" not in blocked.headers
+    time.sleep(1.05)
+    assert login(other, "edsger", "guessing again 1234").status_code == 401
+    assert login(other, "edsger").headers["retry-after"] == "2"  # twice as long after each further failure
+    time.sleep(2.05)
+    assert login(other, "edsger").status_code == 200  # waited out: the right password works, and resets it
+    assert login(other, "edsger", "one more wrong 5678").status_code == 401
+
+
+def test_an_address_is_limited_across_names(db_url):
+    with TestClient(create_app(db_url=db_url, ai_workers=1)) as client:
+        register(client, "barbara")
+        spray = new_client(client, address="198.51.100.7")
+        for n in range(30):  # one guess at each of thirty names
+            assert login(spray, f"victim{n}", "Winter2026!").status_code == 401
+        refused = login(spray, "barbara")
+        assert refused.status_code == 429 and int(refused.headers["retry-after"]) > 800
+        assert login(new_client(client), "barbara").status_code == 200  # other addresses are not held up
+
+
+def test_account_creation_is_limited_per_address(client):
+    crowd = new_client(client, address="192.0.2.50")
+    for n in range(5):
+        register(crowd, f"member{n}")
+    refused = register(crowd, "member5", status=429)
+    assert refused["error"].startswith("too many new accounts from this address: try again in ")
+    assert login(crowd, "member5").status_code == 401  # nothing was made
+    register(new_client(client), "member5")  # another address may
+
+
+def test_a_guest_may_not_take_an_accounts_name(client):
+    register(client, "bob_1")
+    guest = new_client(client)
+    for name in ("bob_1", "BOB_1", "ｂｏｂ_1"):  # as accounts compare: casefolded, NFKC
+        refused = guest.post("/api/games", json={"game": "kiln", "players": ["human", "human"], "name": name})
+        assert refused.status_code == 400, refused.text
+        assert refused.json()["error"] == f"{name} is the name of an account: log in to play as {name}, or choose another name"
+    assert guest.get("/api/games").json() == []
+    created = guest.post("/api/games", json={"game": "kiln", "players": ["human", "human"], "open_seats": [2],
+                                             "name": "Kim"}).json()
+    claim = guest.post(f"/api/games/{created['id']}/seats/2/claim", json={"name": "bob_1"})
+    assert claim.status_code == 400 and "is the name of an account" in claim.json()["error"]
+    # a guest shows as one wherever its name shows; an account does not
+    listed = guest.get("/api/games").json()[0]
+    assert listed["names"] == ["Kim", None] and listed["guests"] == [True, False]
+    seats = guest.get(f"/api/games/{created['id']}").json()["seats"]
+    assert [(s["name"], s["guest"]) for s in seats] == [("Kim", True), (None, False)]
+    assert client.post(f"/api/games/{created['id']}/seats/2/claim").status_code == 200
+    seats = guest.get(f"/api/games/{created['id']}").json()["seats"]
+    assert [(s["name"], s["guest"], s["account"]) for s in seats] == [("Kim", True, False), ("bob_1", False, True)]
+    record = guest.get(f"/api/games/{created['id']}/record").json()
+    assert record["names"] == [{"name": "Kim", "guest": True}, {"name": "bob_1", "guest": False}]
 
 
 def test_no_response_carries_a_password_hash_or_a_session_secret(client):

@@ -1,4 +1,4 @@
-"""Player accounts: names, passwords, sessions and the login limit.
+"""Player accounts: names, passwords, sessions, and the limits on logins and sign-ups.
 
 Passwords are hashed with argon2id (``argon2-cffi``, its RFC 9106 settings)
 and checked for strength with zxcvbn; a session is a random secret in an
@@ -16,12 +16,14 @@ tileworks.server.errors.ServerError: a username has 3 to 24 letters, digits, _ o
 
 from __future__ import annotations
 
+import math
 import re
 import secrets
 import time
 import unicodedata
 from collections import deque
 from dataclasses import dataclass, field
+from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -57,7 +59,7 @@ def check_username(username: str) -> str:
     """The account's key (its name casefolded, NFKC), or a 400 naming the rule."""
     if not isinstance(username, str) or not USERNAME.fullmatch(username):
         raise ServerError(400, _("a username has 3 to 24 letters, digits, _ or -, and starts with a letter or digit"))
-    return unicodedata.normalize("NFKC", username).casefold()
+    return key_of(username)
 
 
 def check_password(password: str, username: str) -> None:
@@ -84,51 +86,114 @@ def new_session_token() -> str:
 
 
 @dataclass
-class Attempts:
-    """Failed logins within a window, per key (a name, or an address)."""
+class RateLimit:
+    """At most ``limit`` events per key within any ``window`` seconds."""
 
     limit: int
     window: float
-    failures: dict[str, deque[float]] = field(default_factory=dict)
+    events: dict[Any, deque[float]] = field(default_factory=dict)
 
-    def wait(self, key: str, now: float) -> float:
-        """Seconds until ``key`` may try again (0: now)."""
-        found = self.failures.get(key)
+    def wait(self, key: Any, now: float) -> float:
+        """Seconds until ``key`` may have another event (0: now)."""
+        found = self.events.get(key)
         if not found:
             return 0.0
         while found and found[0] <= now - self.window:
             found.popleft()
         if not found:
-            del self.failures[key]
+            del self.events[key]
             return 0.0
         return found[0] + self.window - now if len(found) >= self.limit else 0.0
 
-    def fail(self, key: str, now: float) -> None:
-        self.failures.setdefault(key, deque()).append(now)
-        if len(self.failures) > 100_000:  # forget the oldest keys rather than grow without end
-            for old in list(self.failures)[:50_000]:
-                del self.failures[old]
+    def add(self, key: Any, now: float) -> None:
+        self.events.setdefault(key, deque()).append(now)
+        _bound(self.events)
 
-    def forget(self, key: str) -> None:
+
+@dataclass
+class Backoff:
+    """Failures per key, each costing a longer wait: the first ``free`` are
+    free, then each next try waits ``first`` seconds after the last failure,
+    twice as long each time, up to ``most``. A success, or ``memory``
+    seconds without a failure, forgets the key.
+
+    >>> backoff = Backoff()
+    >>> for _ in range(5):
+    ...     backoff.fail("k", now=100.0)
+    >>> backoff.wait("k", now=100.0), backoff.wait("k", now=104.0)
+    (4.0, 0.0)
+    """
+
+    free: int = 3
+    first: float = 1.0
+    most: float = 900.0
+    memory: float = 24 * 3600.0
+    failures: dict[Any, tuple[int, float]] = field(default_factory=dict)
+
+    def wait(self, key: Any, now: float) -> float:
+        count, last = self.failures.get(key, (0, 0.0))
+        if count and now - last > self.memory:
+            del self.failures[key]
+            return 0.0
+        if count < self.free:
+            return 0.0
+        return max(0.0, last + min(self.most, self.first * 2 ** (count - self.free)) - now)
+
+    def fail(self, key: Any, now: float) -> None:
+        count, _ = self.failures.get(key, (0, now))
+        self.failures[key] = (count + 1, now)
+        _bound(self.failures)
+
+    def forget(self, key: Any) -> None:
         self.failures.pop(key, None)
 
 
-class Accounts:
-    """Registration, login and sessions over a :class:`Store`. Logins are
-    limited per name and per address: after ``per_name`` failures for a name
-    (or ``per_address`` from one address) within ``window`` seconds, the next
-    try is refused (429) until the oldest failure leaves the window."""
+def _bound(table: dict[Any, Any]) -> None:
+    """Forget the oldest keys rather than grow without end."""
+    if len(table) > 100_000:
+        for old in list(table)[:50_000]:
+            del table[old]
 
-    def __init__(self, store: Store, per_name: int = 5, per_address: int = 30, window: float = 900.0,
+
+def key_of(name: str) -> str:
+    """How names are compared: NFKC, casefolded (one account per name, whatever its case)."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def wait_text(seconds: float) -> str:
+    """A wait as people say it: seconds under two minutes, else minutes."""
+    if seconds < 120:
+        return _("{count} s", count=max(1, math.ceil(seconds)))
+    return _("{count} min", count=math.ceil(seconds / 60))
+
+
+class Accounts:
+    """Registration, login and sessions over a :class:`Store`, with the
+    limits OWASP's authentication guidance recommends in place of locking
+    accounts: failed logins slow down per (name, address) pair (``Backoff``),
+    and each address has at most ``per_address`` failures within ``window``
+    seconds, so that failures from one address never keep the right
+    password out from another. Each address may create at most
+    ``registrations`` accounts within ``registration_window`` seconds."""
+
+    def __init__(self, store: Store, per_address: int = 30, window: float = 900.0,
+                 registrations: int = 5, registration_window: float = 3600.0,
                  session_seconds: float = SESSION_SECONDS):
         self.store = store
-        self.by_name = Attempts(per_name, window)
-        self.by_address = Attempts(per_address, window)
+        self.by_pair = Backoff()
+        self.by_address = RateLimit(per_address, window)
+        self.new_accounts = RateLimit(registrations, registration_window)
         self.session_seconds = session_seconds
 
-    def register(self, username: str, password: str) -> Account:
+    def register(self, username: str, password: str, address: str) -> Account:
         key = check_username(username)
         check_password(password, username)
+        now = time.monotonic()
+        wait = self.new_accounts.wait(address, now)
+        if wait:
+            raise ServerError(429, _("too many new accounts from this address: try again in {wait}",
+                                     wait=wait_text(wait)), retry_after=wait)
+        self.new_accounts.add(address, now)  # the hash below is the costly part, taken or not
         account = self.store.create_account(username, key, HASHER.hash(password))
         if account is None:
             raise ServerError(409, _("the username {name} is taken", name=username))
@@ -136,13 +201,13 @@ class Accounts:
 
     def login(self, username: str, password: str, address: str) -> tuple[Account, str]:
         """The account and a new session's secret; 401 for a wrong name or
-        password alike, 429 while the limit holds."""
+        password alike, 429 while a limit holds."""
         now = time.monotonic()
-        key = unicodedata.normalize("NFKC", username).casefold()[:64]
-        wait = max(self.by_name.wait(key, now), self.by_address.wait(address, now))
+        key = key_of(username)[:64]
+        wait = max(self.by_pair.wait((key, address), now), self.by_address.wait(address, now))
         if wait:
-            raise ServerError(429, _("too many failed logins: try again in {minutes} minutes",
-                                     minutes=max(1, round(wait / 60))))
+            raise ServerError(429, _("too many failed logins: try again in {wait}", wait=wait_text(wait)),
+                              retry_after=wait)
         found = self.store.password_of(key) if len(password) <= MAX_PASSWORD else None
         try:
             HASHER.verify(found[1] if found else _NOBODY, password[:MAX_PASSWORD])
@@ -150,16 +215,25 @@ class Accounts:
         except (VerificationError, InvalidHashError):
             ok = False
         if not ok or found is None:
-            self.by_name.fail(key, now)
-            self.by_address.fail(address, now)
+            self.by_pair.fail((key, address), now)
+            self.by_address.add(address, now)
             raise ServerError(401, _("wrong username or password"))
         account, stored_hash = found
-        self.by_name.forget(key)
+        self.by_pair.forget((key, address))
         if HASHER.check_needs_rehash(stored_hash):
             self.store.set_password(account.id, HASHER.hash(password))
         token = new_session_token()
         self.store.add_session(token_hash(token), account.id, self.session_seconds)
         return account, token
+
+    def guest_name(self, name: str | None) -> str | None:
+        """A guest's chosen name (see :func:`display_name`), refused when an
+        account has it (compared as account names are): names are owned."""
+        shown = display_name(name)
+        if shown is not None and self.store.account(key_of(shown)) is not None:
+            raise ServerError(400, _("{name} is the name of an account: log in to play as {name}, "
+                                     "or choose another name", name=shown))
+        return shown
 
     def session(self, token: str | None) -> Account | None:
         """The account a session cookie holds, while it lasts."""
