@@ -12,7 +12,7 @@ import tileworks
 from tileworks.cli.main import app
 from tileworks.cli.play import TerminalGame
 from tileworks.cli.replay import step_through
-from tileworks.core.records import load_record
+from tileworks.core.records import load_record, make_record
 
 runner = CliRunner()
 
@@ -112,6 +112,24 @@ def test_replay_of_a_record_nested_100000_deep_is_refused_like_any_malformed_rec
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 2, result.output  # a RecursionError would end it with 1 and a traceback
     assert "record: JSON nested more than 64 levels deep" in result.output
+
+
+def test_replay_tells_how_a_served_game_ended_and_names_its_guests(tmp_path):
+    game = tileworks.load_game("kiln", goal=6)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    data = make_record(state, ["human", "human"])
+    data["names"] = [{"name": "Kim", "guest": True}, {"name": "alice", "guest": False}]
+    data["outcome"] = {"ended": "time", "ranks": [2, 1], "out_of_time": [0]}
+    path = tmp_path / "served.json"
+    path.write_text(json.dumps(data))
+    result = runner.invoke(app, ["replay", str(path), "--all"])
+    assert result.exit_code == 0, result.output
+    assert "players: Kim (guest), alice" in result.output
+    assert "The game ended when the clocks ran out: P1 out of time." in result.output
+    assert "Places: P1 2, P2 1" in result.output
+    assert "The record ends before the game did." not in result.output
 
 
 def test_interactive_replay_steps_back_and_forth(tmp_path):

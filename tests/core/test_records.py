@@ -118,3 +118,28 @@ def test_records_and_positions_nested_past_the_limit_are_refused_cleanly(tmp_pat
         load_record(path)
     with pytest.raises(RecordError, match="state: JSON nested more than 64 levels deep"):
         finished.game().state_from_json('{"game": "kiln", "x": ' + deep + "}")
+
+
+def test_a_served_record_says_how_the_game_ended_and_who_sat_where(finished):
+    data = make_record(finished, ["human", "human"])
+    data["names"] = [{"name": "Kim", "guest": True}, {"name": "alice", "guest": False}]
+    data["outcome"] = {"ended": "end", "ranks": [2, 1], "out_of_time": [0]}
+    record = load_record(data)
+    assert record.outcome == {"ended": "end", "ranks": [2, 1], "out_of_time": [0]}
+    assert record.names[0] == {"name": "Kim", "guest": True}
+    early = make_record(random_game(seed=4, goal=8, stop_after=10), ["human", "human"])
+    early["outcome"] = {"ended": "time", "ranks": [1, 2], "out_of_time": [1]}
+    assert load_record(early).outcome["ended"] == "time"  # a clock ended it before the rules did
+
+
+@pytest.mark.parametrize("outcome, message", [
+    ({"ended": "time", "ranks": [1, 2]}, r"ended by 'time', but the actions reach its end"),
+    ({"ended": "resigned"}, r"one of end, time, abandoned"),
+    ({"ended": "end", "ranks": [1]}, r"'ranks' must give 2 places"),
+    ({"ended": "end", "ranks": [1, 2], "out_of_time": [5]}, r"'out_of_time' must list seats"),
+])
+def test_an_outcome_that_disagrees_with_the_actions_is_refused(finished, outcome, message):
+    data = make_record(finished, ["human", "human"])
+    data["outcome"] = outcome
+    with pytest.raises(RecordError, match=message):
+        load_record(data)

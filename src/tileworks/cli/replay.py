@@ -24,8 +24,10 @@ def player_steps(record: GameRecord) -> list[int]:
 def print_record(record: GameRecord, console: Console) -> None:
     """The whole game as a numbered move list, then the final table."""
     game = record.game
+    players = [player if not shown else _("{name} (guest)", name=shown["name"]) if shown["guest"] else shown["name"]
+               for player, shown in zip(record.players, record.names or [None] * len(record.players), strict=True)]
     console.print(
-        f"[bold]{game.name}[/bold] {game.json_options()}  " + _("players: {players}", players=", ".join(record.players))
+        f"[bold]{game.name}[/bold] {game.json_options()}  " + _("players: {players}", players=", ".join(players))
         + (f"  ({record.created})" if record.created else "")
     )
     number = 0
@@ -37,8 +39,25 @@ def print_record(record: GameRecord, console: Console) -> None:
     console.print(final.rich_text())
     if final.is_terminal():
         console.print(_("Scores: {scores}  returns: {returns}", scores=final.scores(), returns=final.returns()))
-    else:
+    elif not record.outcome:
         console.print(_("The record ends before the game did."))
+    if record.outcome:
+        print_outcome(record, console)
+
+
+def print_outcome(record: GameRecord, console: Console) -> None:
+    """How a served game ended: its places, and who ran out of time or that it was abandoned."""
+    outcome = record.outcome or {}
+    late = ", ".join(seat_name(s) for s in outcome.get("out_of_time", []))
+    if outcome.get("ended") == "abandoned":
+        console.print(_("The game was abandoned: nobody moved for too long, and nobody won."))
+    elif outcome.get("ended") == "time":
+        console.print(_("The game ended when the clocks ran out: {seats} out of time.", seats=late))
+    elif late:
+        console.print(_("Out of time, and so placed last: {seats}.", seats=late))
+    if outcome.get("ranks"):
+        places = ", ".join(f"{seat_name(s)} {rank}" for s, rank in enumerate(outcome["ranks"]))
+        console.print(_("Places: {places}", places=places))
 
 
 def step_through(record: GameRecord, console: Console, ask: Callable[[str], str] = input) -> None:

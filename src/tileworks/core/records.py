@@ -14,10 +14,16 @@ Format (version 1)::
       "players": ["human", "random"],            # who sat in each seat
       "actions": [{"player": -1, "action": 2, "move": "green"}, ...],
       "result": null | {"returns": [...], "scores": [...]},
-      "created": "2026-11-20T12:00:00+00:00"   # optional
+      "created": "2026-11-20T12:00:00+00:00",  # optional
+      "names": [{"name": "Kim", "guest": true}, null],  # optional: who sat where
+      "outcome": {"ended": "end" | "time" | "abandoned",  # optional: how a served game ended
+                  "ranks": [2, 1] | null, "out_of_time": [0]}
     }
 
-``result`` is ``null`` for a game saved before it ended.
+``result`` is ``null`` for a game saved before its rules ended it: one
+still going, or one a server ended early (``outcome``): when the clocks of
+all but one seat ran out, or abandoned. ``outcome.ranks`` is the final
+placing (1 first; a seat out of time last, whatever its score).
 """
 
 from __future__ import annotations
@@ -47,6 +53,10 @@ class GameRecord:
     moves: list[str]
     movers: list[int]
     created: str | None = None
+    #: each seat's shown name, if the record has them: {"name", "guest"} or None
+    names: list[dict[str, Any] | None] | None = None
+    #: how a served game ended, if the record says: {"ended", "ranks", "out_of_time"}
+    outcome: dict[str, Any] | None = None
 
     def states(self) -> list[State]:
         """The state before the first action and after each action."""
@@ -165,7 +175,39 @@ def load_record(source: str | Path | dict[str, Any]) -> GameRecord:
                 f"returns {state.returns()} and scores {state.scores()}"
             )
     created = data.get("created")
-    return GameRecord(game, list(players), actions, moves, movers, created if isinstance(created, str) else None)
+    return GameRecord(game, list(players), actions, moves, movers, created if isinstance(created, str) else None,
+                      _names(data.get("names"), len(players)), _outcome(data.get("outcome"), state, len(players)))
+
+
+ENDINGS = ("end", "time", "abandoned")
+
+
+def _names(names: Any, seats: int) -> list[dict[str, Any] | None] | None:
+    if names is None:
+        return None
+    if not isinstance(names, list) or len(names) != seats or not all(
+            n is None or (isinstance(n, dict) and set(n) == {"name", "guest"} and isinstance(n["name"], str)
+                          and isinstance(n["guest"], bool)) for n in names):
+        raise RecordError(f"record: field 'names' must list {seats} entries, each null or an object with 'name' and 'guest'")
+    return names
+
+
+def _outcome(outcome: Any, state: State, seats: int) -> dict[str, Any] | None:
+    """A checked ``outcome``: how the game ended agrees with where its actions stop."""
+    if outcome is None:
+        return None
+    if not isinstance(outcome, dict) or outcome.get("ended") not in ENDINGS:
+        raise RecordError(f"record: field 'outcome' must say how the game ended: one of {', '.join(ENDINGS)}")
+    ranks, late = outcome.get("ranks"), outcome.get("out_of_time", [])
+    if ranks is not None and not (isinstance(ranks, list) and len(ranks) == seats
+                                  and all(type(r) is int and 1 <= r <= seats for r in ranks)):
+        raise RecordError(f"record: field 'outcome': 'ranks' must give {seats} places from 1 to {seats}")
+    if not isinstance(late, list) or not all(type(s) is int and 0 <= s < seats for s in late):
+        raise RecordError("record: field 'outcome': 'out_of_time' must list seats")
+    if (outcome["ended"] == "end") != state.is_terminal():
+        raise RecordError(f"record: field 'outcome' says the game ended by {outcome['ended']!r}, "
+                          f"but the actions {'reach' if state.is_terminal() else 'stop before'} its end")
+    return {"ended": outcome["ended"], "ranks": ranks, "out_of_time": late}
 
 
 def is_record(source: str | Path | dict[str, Any]) -> bool:
