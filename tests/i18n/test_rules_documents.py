@@ -62,3 +62,22 @@ def test_the_rules_pages_render_each_language(game):
     html = rules_html(game, "ja")
     assert html.startswith('<article class="rules">') and "<h2>" in html and "<code>" in html
     assert "<script" not in rules_html(game, "en")
+
+
+@pytest.mark.parametrize("game", [info.name for info in registered_games()])
+def test_every_rules_page_ends_with_the_servers_rules_in_its_language(game):
+    """Time-outs lose, rated games are between people, names are owned: the
+    same rules for every game, plugins included, in both languages."""
+    english, japanese = rules_html(game, "en"), rules_html(game, "ja")
+    assert "Running out of time loses" in english and "placed last" in english
+    assert "時間切れは負けです" in japanese
+    assert english.index("Playing on a tileworks server") > english.index("<h2>") or game_info(game).rules is None
+
+
+def test_the_servers_rules_read_the_same_in_both_languages():
+    from tileworks.web.rules import server_rules_path
+
+    english = server_rules_path("en").read_text(encoding="utf-8")
+    japanese = server_rules_path("ja").read_text(encoding="utf-8")
+    assert english.count("\n- **") == japanese.count("\n- **") == 6
+    assert set(re.findall(r"`([^`]+)`", english)) == set(re.findall(r"`([^`]+)`", japanese))

@@ -30,7 +30,7 @@ def test_the_lobby_and_the_account_pages_have_no_serious_violations(server, brow
     username = ("ally" if locale == "en-US" else "花子") + str(int(time.time() * 1000))[-6:]
     register(page, server.url, username)
     page.request.post(f"{server.url}/api/games", data={"game": "azul", "players": ["human", "random"],
-                                                       "rated": True, "clock": {"kind": "turn", "hours": 24}})
+                                                       "clock": {"kind": "turn", "hours": 24}})
     page.goto(f"{server.url}/players/{username}")
     page.wait_for_selector("#games tbody tr")
     assert serious_violations(page) == []

@@ -208,7 +208,7 @@ def test_the_japanese_pages_show_no_english(server, browser):
     page.goto(f"{server.url}/rules/kiln")
     assert "外側のタイル" in page.inner_text("main") and "倉庫" in page.inner_text("main")
     assert set(re.findall(r"[A-Za-z]{3,}", page.inner_text("header nav"))) <= PLUGIN_TITLES
-    # the account pages: log in and register, a profile with a rated game, a leaderboard
+    # the account pages: log in and register, a profile with a game, a leaderboard
     page.goto(f"{server.url}/account")
     assert english_words(page) == []
     username = "花子" + str(int(time.time() * 1000))[-6:]  # a name in any script
@@ -216,10 +216,9 @@ def test_the_japanese_pages_show_no_english(server, browser):
     page.fill("#register [name=password]", "violet kiln tortoise 42")
     page.click("#register button")
     page.wait_for_url("**/players/**")
-    rated = page.request.post(f"{server.url}/api/games", data={
-        "game": "tuileries", "players": ["human", "random"], "rated": True,
-        "clock": {"kind": "turn", "hours": 24}}).json()
-    page.goto(f"{server.url}/play/{rated['id']}")
+    timed = page.request.post(f"{server.url}/api/games", data={
+        "game": "tuileries", "players": ["human", "random"], "clock": {"kind": "turn", "hours": 24}}).json()
+    page.goto(f"{server.url}/play/{timed['id']}")
     page.wait_for_selector("#players .clock")
     assert english_words(page) == []
     page.goto(f"{server.url}/players/{username}")
@@ -396,7 +395,9 @@ def test_the_lobby_shows_every_game_and_the_games_to_join_watch_and_replay(serve
     while httpx.get(f"{server.url}/api/games/{finished['id']}").json()["status"] != "finished":
         assert time.monotonic() < deadline, "the computers' game did not finish"
         time.sleep(0.2)
-    waiting = create(server, "kiln", ["human", "human"])
+    waiting = httpx.post(f"{server.url}/api/games", json={"game": "kiln", "players": ["human", "human"],
+                                                         "open_seats": [2]}).json()
+    private = create(server, "kiln", ["human", "human"])  # both seats on the creator's link: none to join
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(server.url + "/")
     page.wait_for_selector(".card img")
@@ -408,9 +409,10 @@ def test_the_lobby_shows_every_game_and_the_games_to_join_watch_and_replay(serve
     assert picture.headers["content-type"].startswith("image/svg+xml") and "<svg" in picture.text
     assert httpx.get(f"{server.url}/pictures/chess.svg").status_code == 404
     page.wait_for_selector(f"#finished-games a[href='/replay/{finished['id']}']")
-    status = httpx.get(f"{server.url}/api/games/{waiting['id']}").json()["status"]
-    listed = {"open": "#open-games", "playing": "#live-games"}[status]
-    assert page.locator(f"{listed} a[href='/watch/{waiting['id']}']").count() == 1, status
+    assert page.locator(f"#open-games a[href='/watch/{waiting['id']}']").count() == 1
+    assert page.locator(f"#open-games li:has(a[href='/watch/{waiting['id']}']) button").inner_text() == "join as P2"
+    assert page.locator(f"a[href='/watch/{private['id']}']").count() == 0  # open, but not to this visitor
+    assert "(moves: 0)" in page.inner_text(f"#open-games li:has(a[href='/watch/{waiting['id']}'])")
     page.screenshot(path=str(ARTIFACTS / "lobby.png"), full_page=True)
     # a quick game against the computer: one click from the lobby to the board
     page.click(".card[data-game=kiln] button.quick")

@@ -64,7 +64,7 @@ def test_two_accounts_play_a_rated_game_and_both_ratings_move(server, browser):
     for page in (alice, bob):
         page.wait_for_selector("#results:not([hidden])")
         rows = page.locator("#summary tbody th").all_inner_texts()
-        assert rows == ["groups", "Score", "Rating"]  # the score as Tuileries makes it, then the rating
+        assert rows == ["groups", "Score", "Place", "Rating"]  # the score as Tuileries makes it, places, ratings
         assert "★" in page.inner_text("#summary thead")  # the winner marked
     alice.screenshot(path=str(ARTIFACTS / "rated-results.png"))
     result = httpx.get(f"{server.url}/api/games/{alice.url.split('/')[-1]}").json()["result"]
@@ -90,21 +90,56 @@ def test_two_accounts_play_a_rated_game_and_both_ratings_move(server, browser):
     bob.context.close()
 
 
-def test_a_clock_runs_out_and_the_computer_moves_for_the_seat(server, browser):
+def test_a_clock_runs_out_and_the_seat_loses(server, browser):
     created = httpx.post(f"{server.url}/api/games", json={
         "game": "azul", "players": ["human", "random"], "name": "Kim",
         "clock": {"kind": "realtime", "minutes": 0.06, "increment": 0}}).json()
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(f"{server.url}/play/{created['id']}#token={created['seats'][0]['token']}")
     page.wait_for_selector("#players .clock")
-    assert "Kim" in page.inner_text("#players")
+    assert "Kim (guest)" in page.inner_text("#players")  # a guest's name is marked as one
     page.wait_for_selector("#players .clock.running")
     first = page.inner_text("#players .clock.running")
     page.wait_for_timeout(1200)
     assert page.inner_text("#players .clock.running") != first  # it ticks between views
-    page.wait_for_selector("#moves .timed-out", timeout=30_000)
+    page.wait_for_selector("#results:not([hidden])", timeout=30_000)
+    assert "Out of time, and so placed last: P1. P2 computer (random moves) wins." in page.inner_text("#winner")
+    assert "Game over: P2 wins." in page.inner_text("#status")
+    places = page.locator("#summary tr", has_text="Place").locator("td").all_inner_texts()
+    assert places == ["2 (out of time)", "1"]
+    assert page.inner_text("#players .clock") == "0:00"
     page.screenshot(path=str(ARTIFACTS / "clock-ran-out.png"))
     page.close()
+
+
+def test_the_page_says_when_it_lost_the_server_and_catches_up_when_it_returns(tmp_path, browser):
+    from tests.server.test_restart import Server
+
+    own = Server(f"sqlite:///{tmp_path / 'games.db'}").start()
+    try:
+        created = httpx.post(f"{own.url}/api/games", json={"game": "kiln", "players": ["human", "human"]}).json()
+        tokens = [s["token"] for s in created["seats"]]
+        game_id = created["id"]
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(f"{own.url}/play/{game_id}#token={tokens[0]}")
+        page.wait_for_selector("#board svg")
+        assert page.locator("#offline").is_hidden()
+        own.kill()
+        page.wait_for_selector("#offline", state="visible", timeout=10_000)
+        assert "reconnecting" in page.inner_text("#offline")
+        own.start()
+        view = httpx.get(f"{own.url}/api/games/{game_id}", headers={"X-Seat-Token": tokens[0]}).json()
+        mover = view["to_move"]
+        legal = httpx.get(f"{own.url}/api/games/{game_id}", headers={"X-Seat-Token": tokens[mover]}).json()
+        moved = httpx.post(f"{own.url}/api/games/{game_id}/moves", json={"move": legal["view"]["legal"][0],
+                           "ply": view["ply"]}, headers={"X-Seat-Token": tokens[mover]})
+        assert moved.status_code == 200  # made while the page was still away
+        page.wait_for_selector("#offline", state="hidden", timeout=20_000)
+        page.wait_for_function("document.querySelectorAll('#moves li').length === 1")
+        page.close()
+    finally:
+        if own.process and own.process.poll() is None:
+            own.kill()
 
 
 def test_a_chosen_piece_can_be_changed_before_the_last_click(server, browser):

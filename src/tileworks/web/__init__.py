@@ -83,7 +83,8 @@ def _words() -> dict[str, str]:
         "Players of the game": _("Players of the game"),
         "guest_hint": _("Guests play at once under this name; an account keeps your games and a rating."),
         "password_hint": _("At least 10 characters; several unrelated words make a strong one."),
-        "rated_hint": _("Rated games need an account; other human seats stay open for other accounts."),
+        "rated_hint": _("Rated games are between people with accounts: the other seats stay open for other accounts."),
+        "reconnecting": _("Lost the connection to the server: reconnecting…"),
     }.items()}
 
 
@@ -156,6 +157,7 @@ def home_body() -> str:
 def game_body() -> str:
     w = _words()
     return f"""
+<p id="offline" role="status" hidden>{w["reconnecting"]}</p>
 <div class="table">
   <div id="board" aria-live="polite"></div>
   <div id="side">

@@ -1,12 +1,15 @@
 """Each game's rules as a web page, from the rules documents its GameInfo
 points to (``GameInfo.rules``): ``GAME.md`` in English, ``GAME.LANG.md`` in
 another language. Markdown is rendered with markdown-it-py, raw HTML
-disabled. A game without rules documents gets a page that says so."""
+disabled. A game without rules documents gets a page that says so. Every
+page ends with the server's own rules (``playing.md``: clocks, time-outs,
+places, rated games, names, abandoned games), the same for every game."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 from html import escape
+from pathlib import Path
 from typing import Any
 
 from tileworks.core.i18n import _
@@ -26,13 +29,23 @@ def rules_path(game: str, lang: str) -> Any:
     return english if english.is_file() else None
 
 
+#: the server's rules, shown below every game's
+SERVER_RULES = Path(__file__).parent / "playing.md"
+
+
+def server_rules_path(lang: str) -> Path:
+    localised = SERVER_RULES.with_name(f"playing.{lang}.md")
+    return localised if lang != "en" and localised.is_file() else SERVER_RULES
+
+
 @lru_cache(maxsize=None)
 def rules_html(game: str, lang: str) -> str:
     from markdown_it import MarkdownIt
 
+    renderer = MarkdownIt("commonmark", {"html": False}).enable("table")
+    server = renderer.render(server_rules_path(lang).read_text(encoding="utf-8"))
     path = rules_path(game, lang)
     if path is None:
         message = _("{game} comes with no rules document.", game=game)
-        return f'<article class="rules"><p role="note">{escape(message)}</p></article>'
-    renderer = MarkdownIt("commonmark", {"html": False}).enable("table")
-    return '<article class="rules">' + renderer.render(path.read_text(encoding="utf-8")) + "</article>"
+        return f'<article class="rules"><p role="note">{escape(message)}</p>{server}</article>'
+    return '<article class="rules">' + renderer.render(path.read_text(encoding="utf-8")) + server + "</article>"

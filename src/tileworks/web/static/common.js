@@ -66,11 +66,27 @@ function sentence(template, fields, move) {
   return after === undefined ? [before] : [before, notation, after];
 }
 
-// a seat as people know it: "P1 Ada", "P2 computer (hard)", "P3 open seat"
+// a seat as people know it: "P1 Ada", "P1 Kim (guest)", "P2 computer (hard)", "P3 open seat"
 function playerName(seat) {
   if (seat.player !== "human") return agentName(seat.player);
-  if (seat.name) return seat.name;
+  if (seat.name) return seat.guest ? guestName(seat.name) : seat.name;
   return seat.joined ? _("human") : seat.open ? _("open seat") : _("waiting");
+}
+
+// a name a guest chose: marked, so that nobody takes it for an account's
+function guestName(name) {
+  return _("{name} (guest)", { name: name });
+}
+
+// the seats of a listed game (the lobby, a profile), as playerName names them
+function listedPlayers(g) {
+  return g.players.map((p, i) => (g.names[i] ? (g.guests[i] ? guestName(g.names[i]) : g.names[i])
+    : p === "human" ? _("human") : agentName(p))).join(", ");
+}
+
+// the winners of a finished game: the seats placed first (none when abandoned)
+function winnersOf(result) {
+  return (result.ranks || []).map((r, i) => (r === 1 ? i : null)).filter((i) => i !== null);
 }
 
 // "4:05" for seconds under an hour, "2 h 05 min" above

@@ -76,13 +76,13 @@ function drawStatus() {
   let line;
   if (current.status === "finished") {
     const result = current.result;
-    const best = Math.max(...result.returns);
-    const winners = result.returns.map((r, i) => (r === best ? seatName(i) : null)).filter(Boolean);
+    const winners = winnersOf(result).map(seatName);
     const scores = result.scores.map((s, i) => seatName(i) + " " + s).join(", ");
-    line = winners.length > 1
+    if (result.ended === "abandoned") line = _("Game over: abandoned, nobody moved for too long.");
+    else line = winners.length > 1
       ? _("Game over: {seats} share the win. Scores: {scores}.", { seats: winners.join(_(" and ")), scores: scores })
       : _("Game over: {seat} wins. Scores: {scores}.", { seat: winners[0], scores: scores });
-    drawResults(result, best);
+    drawResults(result);
     $("replay").href = "/replay/" + gameId;
     $("replay").hidden = false;
   } else if (current.you.includes(current.to_move)) {
@@ -319,14 +319,20 @@ function tick() {
 setInterval(tick, 250);
 
 // the results: the winner, each seat's score as the game makes it (a row per
-// kind of part, a column per seat: narrow enough for the side panel), rating changes
-function drawResults(result, best) {
+// kind of part, a column per seat: narrow enough for the side panel), the
+// places (a seat out of time is last, whatever it scored), rating changes
+function drawResults(result) {
   const breakdown = current.breakdown || { kinds: [], seats: [] };
   const kinds = breakdown.kinds.filter(([kind]) => breakdown.seats.some((s) => kind in s));
   const rated = result.ratings && result.ratings.some((r) => r);
   const seats = result.scores.map((_, i) => i);
   const rows = kinds.map(([kind, label]) => [label].concat(seats.map((i) => String(breakdown.seats[i][kind] || 0))));
   rows.push([_("Score")].concat(result.scores.map(String)));
+  const late = new Set(result.out_of_time || []);
+  if (result.ranks) {
+    rows.push([_("Place")].concat(seats.map((i) => (late.has(i) ? _("{place} (out of time)", { place: result.ranks[i] })
+      : String(result.ranks[i])))));
+  }
   if (rated) {
     rows.push([_("Rating")].concat(seats.map((i) => {
       return result.ratings[i] ? ratingChange(result.ratings[i]) : "";
@@ -339,7 +345,7 @@ function drawResults(result, best) {
     const th = document.createElement("th");
     th.scope = "col";
     th.textContent = seatName(i) + " " + playerName(current.seats[i]);
-    if (result.returns[i] === best) { th.className = "winner"; th.title = _("winner"); th.append(" ★"); }
+    if (result.ranks && result.ranks[i] === 1) { th.className = "winner"; th.title = _("winner"); th.append(" ★"); }
     head.append(th);
   }
   const caption = document.createElement("caption");
@@ -360,12 +366,17 @@ function drawResults(result, best) {
   box.append(caption, thead, body);
   $("summary").replaceChildren(box);
   $("summary").hidden = false;
-  const winners = result.returns.map((r, i) => (r === best ? i : null)).filter((i) => i !== null);
-  const names = winners.map((i) => seatName(i) + " " + playerName(current.seats[i]));
-  $("winner").textContent = winners.length > 1
-    ? _("{seats} share the win.", { seats: names.join(_(" and ")) }) : _("{seat} wins.", { seat: names[0] });
-  const late = (result.timeouts || []).length;
-  if (late) $("winner").append(" " + _("{count} moves were made by the computer when a clock ran out.", { count: late }));
+  const names = winnersOf(result).map((i) => seatName(i) + " " + playerName(current.seats[i]));
+  const told = [];
+  if (late.size) {
+    told.push(_("Out of time, and so placed last: {seats}.", { seats: [...late].map(seatName).join(_(" and ")) }));
+  }
+  if (result.ended === "abandoned") told.push(_("Nobody moved for too long: the game was abandoned, and nobody won."));
+  else told.push(names.length > 1 ? _("{seats} share the win.", { seats: names.join(_(" and ")) })
+    : _("{seat} wins.", { seat: names[0] }));
+  const made = (result.timeouts || []).length;
+  if (made) told.push(_("{count} moves were made by the computer when a clock ran out.", { count: made }));
+  $("winner").textContent = told.join(" ");
   $("results").hidden = false;
 }
 
@@ -373,6 +384,17 @@ function drawResults(result, best) {
 // the view being drawn brings another seat's move, to animate it
 let seenMoves = null;
 let arriving = false;
+
+// the connection to the server: while it is down, a banner says so and the
+// page tries again, waiting longer each time (up to 10 s); the first view
+// after it returns brings the page up to date
+let retryIn = 1000;
+let replacing = false;  // closed on purpose, to connect again at once
+
+function offline(down) {
+  $("offline").hidden = !down;
+  document.body.classList.toggle("offline", down);
+}
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -382,6 +404,8 @@ function connect() {
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "view") {
+      offline(false);
+      retryIn = 1000;
       const newest = message.moves[message.moves.length - 1];
       arriving = seenMoves !== null && message.moves.length > seenMoves && newest !== undefined
         && !message.you.includes(newest.seat);
@@ -397,13 +421,16 @@ function connect() {
     }
   });
   socket.addEventListener("close", (event) => {
-    if (event.code >= 4000) say(_("This link holds no seat in this game."));
-    else setTimeout(connect, 1000);
+    if (event.code >= 4000) { say(_("This link holds no seat in this game.")); return; }
+    if (replacing) { replacing = false; connect(); return; }
+    offline(true);
+    setTimeout(connect, retryIn);
+    retryIn = Math.min(10000, retryIn * 2);
   });
 }
 
 // turned from a phone's width to a wider one (or back): the picture's layout follows
-NARROW.addEventListener("change", () => { if (socket) socket.close(); });
+NARROW.addEventListener("change", () => { if (socket) { replacing = true; socket.close(); } });
 
 $("type-form").addEventListener("submit", (event) => {
   event.preventDefault();

@@ -178,10 +178,11 @@ async function start(request) {
 // open games to join, games being played to watch, finished games to replay
 async function listGames() {
   for (const [status, id, path, none] of [
-    ["open", "open-games", "/watch/", _("No game is waiting for players.")],
+    ["open&joinable=true", "open-games", "/watch/", _("No game is waiting for players.")],
     ["playing", "live-games", "/watch/", _("No game is being played.")],
     ["finished", "finished-games", "/replay/", _("No game has finished yet.")],
   ]) {
+    // open games: only those with a seat this visitor may take now
     const games = await (await fetch("/api/games?limit=20&status=" + status)).json();
     const list = $(id);
     if (!games.length) {
@@ -200,11 +201,11 @@ function gameItem(g, path) {
   const link = document.createElement("a");
   link.href = path + g.id;
   const title = (catalogue.find((c) => c.name === g.game) || { title: g.game }).title;
-  link.textContent = _("{game} — {players} (ply {ply})", {
-    game: title, players: g.players.map((p, i) => (g.names[i] || (p === "human" ? _("human") : agentName(p)))).join(", "),
-    ply: g.ply });
+  link.textContent = _("{game} — {players} (moves: {moves})", { game: title, players: listedPlayers(g), moves: g.moves });
   item.append(link);
   const marks = [];
+  if (g.ended === "abandoned") marks.push(_("abandoned"));
+  if (g.ended === "time") marks.push(_("ended when a clock ran out"));
   if (g.rated) marks.push(_("rated"));
   if (g.clock) marks.push(g.clock.kind === "turn" ? _("{hours} h a turn", { hours: g.clock.hours })
     : _("{minutes} min + {increment} s", { minutes: g.clock.minutes, increment: g.clock.increment }));

@@ -16,10 +16,10 @@ const username = decodeURIComponent(location.pathname.split("/").pop());
     Object.entries(body.ratings).map(([game, r]) => [
       link("/leaderboards/" + game, titles[game] || game), r.rating.toFixed(1), String(r.games)]));
   if (!Object.keys(body.ratings).length) $("ratings").replaceChildren(_("No rated games yet."));
-  const outcomes = { win: _("won"), loss: _("lost"), shared: _("shared the win") };
+  const outcomes = { win: _("won"), loss: _("lost"), shared: _("shared the win"), abandoned: _("abandoned") };
   const statuses = { open: _("waiting for players"), playing: _("being played") };
   table($("games"), null, [_("Game"), _("Players of the game"), _("Result"), _("Rating")], body.games.map((g) => {
-    const players = g.players.map((p, i) => (g.names[i] || (p === "human" ? _("human") : agentName(p)))).join(", ");
+    const players = listedPlayers(g);
     const where = g.status === "finished" ? "/replay/" : body.you ? "/play/" : "/watch/";
     const result = g.status === "finished" ? outcomes[g.outcome] + " (" + g.score + ")" : statuses[g.status];
     const rating = g.rating ? ratingChange(g.rating) : "";
