@@ -217,7 +217,8 @@ def versus_greedy(params: Any, game: Any, games: int, seed: int) -> float:
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--game", default="azul", choices=("azul", "kiln", "tiles", "tuileries"))
+    parser.add_argument("--game", default="azul", choices=tileworks.jax.batched_games(),
+                        help="any installed game with a batched engine")
     parser.add_argument("--iterations", type=int, default=120)
     parser.add_argument("--games", type=int, default=512, help="games played at once")
     parser.add_argument("--steps", type=int, default=32, help="decisions per game per iteration")

@@ -15,6 +15,7 @@ plugin that fails to load, or whose name is taken, is skipped with a
 
 from __future__ import annotations
 
+import importlib
 import warnings
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
@@ -38,6 +39,15 @@ class GameInfo:
     other languages (a path or an ``importlib.resources`` folder; None: the
     game has none, and its rules page says so). ``score_kinds`` names the
     parts a score is made of (labels marked with ``N_`` for translation).
+    ``click_words`` names the shapes a move's clicks name (the keys of
+    ``notation.clicks``), for screen readers and the pages' labels.
+
+    ``batched`` is the game's batched engine (JAX, Pgx's API), as an import
+    path ``"module:Class"`` imported only when asked for
+    (``tileworks.jax.make``), so that loading a game never imports JAX;
+    None: the game has none. ``batched_test_configs`` are the option sets
+    its checks play (:mod:`tileworks.testing.batched`; empty: ``test_configs``),
+    the first also through Pgx's own API test.
     """
 
     name: str
@@ -52,6 +62,14 @@ class GameInfo:
     #: how a score is made, for results tables: ``(kind, label)`` in the order
     #: shown, each kind one the engine passes to ``core.scoring.note``
     score_kinds: tuple[tuple[str, str], ...] = ()
+    #: what the shapes a click names are called: ``(key, label)``
+    click_words: tuple[tuple[str, str], ...] = ()
+    batched: str | None = None
+    batched_test_configs: tuple[dict[str, Any], ...] = ()
+
+    def batched_configs(self) -> tuple[dict[str, Any], ...]:
+        """The option sets the batched engine's checks play."""
+        return self.batched_test_configs or self.test_configs
 
 
 #: the entry-point group in which packages declare their games
@@ -157,7 +175,8 @@ def list_games() -> list[dict[str, Any]]:
     described in the current language. ``lang`` is the language the title
     and summary came out in: a plugin with no translation of its own stays
     in English, and a page marks it so. ``safeguard`` marks options that are
-    not rules of the game (limits that stop endless games)."""
+    not rules of the game (limits that stop endless games). ``click_words``
+    names the shapes a move's clicks name (``GameInfo.click_words``)."""
     _ensure_loaded()
     out = []
     for info in sorted(_REGISTRY.values(), key=lambda i: i.name):
@@ -175,9 +194,37 @@ def list_games() -> list[dict[str, Any]]:
                      "safeguard": o.doc.startswith("safeguard")}
                     for o in info.options.options
                 ],
+                "click_words": {key: gettext(label) for key, label in info.click_words},
             }
         )
     return out
+
+
+def batched_games() -> list[str]:
+    """The registered games that declare a batched engine, by name (nothing is imported)."""
+    _ensure_loaded()
+    return sorted(name for name, info in _REGISTRY.items() if info.batched)
+
+
+def batched_engine(name: str) -> Any:
+    """The batched engine class a game declares (``GameInfo.batched``),
+    imported now; ``ValueError`` when the game is unknown or has none.
+
+    >>> batched_engine("chess")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: no JAX engine for 'chess' (no such game); the games with one: azul, ...
+    """
+    _ensure_loaded()
+    info = _REGISTRY.get(name.strip().lower() if isinstance(name, str) else name)
+    if info is None or not info.batched:
+        why = "the game declares none" if info is not None else "no such game"
+        raise ValueError(f"no JAX engine for {name!r} ({why}); the games with one: {', '.join(batched_games())}")
+    module, _, attribute = info.batched.partition(":")
+    try:
+        return getattr(importlib.import_module(module), attribute)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"the JAX engine of {info.name} ({info.batched}) cannot be loaded: {exc}") from exc
 
 
 def registered_games() -> list[GameInfo]:

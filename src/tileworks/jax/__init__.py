@@ -8,9 +8,14 @@
 >>> state.legal_action_mask.shape
 (245,)
 
-Each environment is registered with Pgx under ``tileworks-<game>`` (its
-default options), so ``pgx.make("tileworks-azul")`` and ``pgx.api_test``
-take it as one of Pgx's own.
+Each game's engine lives in the game's own package and is declared in its
+registration (``GameInfo.batched``, an import path loaded only when asked
+for), so any plugin can bring one; this package holds what they share
+(:class:`TileworksEnv`, :class:`TileworksState`, :class:`Chance`, the
+cross-check) and knows no game by name. Each engine is registered with Pgx
+under ``tileworks-<game>`` (its default options), so
+``pgx.make("tileworks-<game>")`` and ``pgx.api_test`` take it as one of
+Pgx's own.
 """
 
 from __future__ import annotations
@@ -24,40 +29,25 @@ import pgx
 import pgx._src.api_test
 import pgx.core
 
+from tileworks.core.registry import batched_engine, batched_games
 from tileworks.jax.core import ENV_PREFIX, Chance, TileworksEnv, TileworksState
-
-#: game name -> environment class
-ENVIRONMENTS: dict[str, type[TileworksEnv]] = {}
-
-
-def _load() -> None:
-    if not ENVIRONMENTS:
-        from tileworks.jax.azul import AzulEnv
-        from tileworks.jax.kiln import KilnEnv
-        from tileworks.jax.tiles import TilesEnv
-        from tileworks.jax.tuileries import TuileriesEnv
-
-        ENVIRONMENTS.update({"azul": AzulEnv, "kiln": KilnEnv, "tiles": TilesEnv, "tuileries": TuileriesEnv})
 
 
 def make(game: str, **options: Any) -> TileworksEnv:
-    """The environment of ``game`` with ``options`` (those of ``load_game``).
+    """The environment of ``game`` (a registered game that declares a
+    batched engine; ``tileworks-<game>`` too) with ``options`` (those of
+    ``load_game``).
 
-    >>> make("chess")
+    >>> make("chess")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: no JAX engine for 'chess'; there are: azul, kiln, tiles, tuileries
+    ValueError: no JAX engine for 'chess' (no such game); the games with one: azul, ...
     """
-    _load()
-    name = game.removeprefix(ENV_PREFIX)
-    if name not in ENVIRONMENTS:
-        raise ValueError(f"no JAX engine for {game!r}; there are: {', '.join(sorted(ENVIRONMENTS))}")
-    return ENVIRONMENTS[name](**options)
+    return batched_engine(game.removeprefix(ENV_PREFIX))(**options)
 
 
 def environment_of(state: TileworksState) -> TileworksEnv:
     """An environment that can read ``state`` (its game, with the options its arrays' shapes tell)."""
-    _load()
     return make(state.env_id, **dict(state._options))
 
 
@@ -71,10 +61,10 @@ def _make(env_id: str) -> Any:
 
 
 def register_with_pgx() -> None:
-    """Add ``tileworks-<game>`` to Pgx's environment ids, so that
-    ``pgx.make`` builds them and ``pgx.api_test`` accepts their states."""
-    _load()
-    ids = tuple(ENV_PREFIX + name for name in sorted(ENVIRONMENTS))
+    """Add ``tileworks-<game>`` to Pgx's environment ids for every game that
+    declares a batched engine (a plugin installed later: call this again),
+    so that ``pgx.make`` builds them and ``pgx.api_test`` accepts their states."""
+    ids = tuple(ENV_PREFIX + name for name in batched_games())
     known = typing.get_args(pgx.core.EnvId)
     if not set(ids) <= set(known):
         extended = typing.Literal[tuple(known) + tuple(i for i in ids if i not in known)]  # type: ignore[valid-type]
@@ -112,5 +102,5 @@ def pgx_api_test_fixed() -> Iterator[None]:
 
 register_with_pgx()
 
-__all__ = ["Chance", "ENVIRONMENTS", "TileworksEnv", "TileworksState", "environment_of", "make", "pgx_api_test_fixed",
+__all__ = ["Chance", "TileworksEnv", "TileworksState", "batched_games", "environment_of", "make", "pgx_api_test_fixed",
            "register_with_pgx"]

@@ -169,6 +169,26 @@ def unpack_mask(words: Any, size: int) -> Any:
     return bits.reshape(words.shape[:-1] + (-1,))[..., :size].astype(jnp.bool_)
 
 
+def one_hot(size: int, index: Any) -> Any:
+    """``size`` floats, 1 at ``index`` (all 0 when it is out of range, e.g. -1
+    for none): the Python engines' ``Tensor.one_hot``.
+
+    >>> one_hot(3, 1).tolist(), one_hot(3, -1).tolist()
+    ([0.0, 1.0, 0.0], [0.0, 0.0, 0.0])
+    """
+    return (jnp.arange(size) == index).astype(jnp.float32)
+
+
+def observation_vector(parts: Any) -> Any:
+    """An observation written part by part, as the Python engines' ``Tensor``
+    writes it: each part flattened, in order, as one float32 vector.
+
+    >>> observation_vector([one_hot(2, 0), jnp.asarray([[True], [False]])]).tolist()
+    [1.0, 0.0, 1.0, 0.0]
+    """
+    return jnp.concatenate([jnp.asarray(p, dtype=jnp.float32).reshape(-1) for p in parts])
+
+
 def shared_win(points: Any) -> Any:
     """Returns where the highest score wins and a tie shares the win (1/k each).
 

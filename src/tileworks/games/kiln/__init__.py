@@ -56,6 +56,7 @@ GAME_INFO = GameInfo(
     factory=KilnGame,
     summary=N_("push tiles through a shared kiln, copy shapes into your warehouse, sell rows or columns"),
     score_kinds=(("sales", N_("sales")),),
+    click_words=(("border", N_("border cell")), ("kiln", N_("kiln cell")), ("warehouse", N_("warehouse")), ("cell", N_("cell")), ("sale", N_("sale")), ("tile", N_("tile"))),
     test_configs=(
         {},
         {"players": 3, "turn_limit": 60},
@@ -68,6 +69,13 @@ GAME_INFO = GameInfo(
         {"variant": "advanced", "advanced_scoring": "combined", "erase_rule": True,
          "heat_tokens": (5, 8, 14, 17, 19, 23, 26), "goal": 30, "turn_limit": 80},
         {"players": 3, "goal": 6, "heat_tokens": (5,), "erase_rule": True},
+    ),
+    batched="tileworks.games.kiln.batched:KilnEnv",
+    batched_test_configs=(
+        {"variant": "advanced", "erase_rule": True, "heat_tokens": (5, 8, 14, 17, 19, 23, 26), "goal": 30,
+         "turn_limit": 80},
+        {},
+        {"players": 4, "goal": 10, "turn_limit": 60},
     ),
     rules=RULES,
 )

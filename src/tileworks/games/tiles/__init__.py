@@ -45,6 +45,7 @@ GAME_INFO = GameInfo(
     factory=TilesGame,
     summary=N_("place edge-matching tiles and close areas of your colour (hidden hands)"),
     score_kinds=(("areas", N_("closed areas")),),
+    click_words=(("cell", N_("cell")), ("tile", N_("tile"))),
     test_configs=(
         {},
         {"players": 3},
@@ -52,6 +53,8 @@ GAME_INFO = GameInfo(
         {"tile_set": DISCARD_HEAVY},
         {"players": 3, "tile_set": DISCARD_HEAVY},
     ),
+    batched="tileworks.games.tiles.batched:TilesEnv",
+    batched_test_configs=({"players": 3, "tile_set": DISCARD_HEAVY}, {}),
     rules=RULES,
 )
 

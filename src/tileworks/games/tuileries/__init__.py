@@ -38,6 +38,7 @@ GAME_INFO = GameInfo(
     factory=TuileriesGame,
     summary=N_("place tiles to form groups sharing two of colour, value and sign (hidden hands)"),
     score_kinds=(("groups", N_("groups")),),
+    click_words=(("square", N_("square")), ("tile", N_("tile"))),
     test_configs=(
         {},
         {"players": 3},
@@ -45,6 +46,12 @@ GAME_INFO = GameInfo(
         {"players": 5},
         {"players": 6, "circles": "b2,g2,b7,g7"},
         {"players": 2, "bonus_tile": True, "circles": "a1,h1,a8,h8"},
+    ),
+    batched="tileworks.games.tuileries.batched:TuileriesEnv",
+    batched_test_configs=(
+        {"players": 6, "bonus_tile": True, "circles": "b2,g2,b7,g7"},
+        {},
+        {"players": 3, "bonus_tile": True},
     ),
     rules=RULES,
 )

@@ -43,7 +43,7 @@ from tileworks.games.kiln.constants import (
     PUSHING, SELL_COLUMNS, SELL_ROWS, SELLING, TILES_PER_COLOUR,
 )
 from tileworks.games.kiln.observation import MAX_SEATS
-from tileworks.jax.core import TileworksEnv, TileworksState, running_total
+from tileworks.jax.core import TileworksEnv, TileworksState, observation_vector, one_hot, running_total
 
 CELLS = jnp.arange(36)
 ROW, COLUMN = CELLS // 6, CELLS % 6
@@ -470,7 +470,6 @@ def observation(env: KilnEnv, state: KilnJaxState, viewer: Any) -> Any:
     float32: the kiln by tile kind, the outer tile and its cell, the
     warehouses, the pending shape, the phase, the colour in play, the seat
     to move, the viewer, each colour's score disc and the turns played."""
-    one_hot = lambda k, i: (jnp.arange(k) == i).astype(jnp.float32)  # noqa: E731
     moving = state._player >= 0
     discs = jnp.where(env.disc_of >= 0, jnp.minimum(state._points[jnp.maximum(env.disc_of, 0)], env.goal), 0)
     parts = [
@@ -481,7 +480,7 @@ def observation(env: KilnEnv, state: KilnJaxState, viewer: Any) -> Any:
         one_hot(MAX_SEATS, viewer), jnp.clip(discs / env.goal, 0.0, 1.0),
         jnp.clip(state._turns / env.turn_limit, 0.0, 1.0)[None],
     ]
-    return jnp.concatenate([jnp.asarray(p, dtype=jnp.float32).reshape(-1) for p in parts])
+    return observation_vector(parts)
 
 
 # -- the Python engine's fields ------------------------------------------------------------------

@@ -28,7 +28,9 @@ from pgx._src.struct import dataclass
 
 from tileworks.games.azul.constants import COLUMN_BONUS, COLOUR_BONUS, FACTORIES, FLOOR_PENALTY, ROW_BONUS
 from tileworks.games.azul.scoring import RUN
-from tileworks.jax.core import TileworksEnv, TileworksState, bits_of, pack_mask, unpack_mask
+from tileworks.jax.core import (
+    TileworksEnv, TileworksState, bits_of, observation_vector, one_hot, pack_mask, unpack_mask,
+)
 
 # Phases as the Python engine numbers them; the others are steps between
 # decisions that :func:`_advance` runs through.
@@ -382,7 +384,6 @@ def observation(env: AzulEnv, state: AzulJaxState, viewer: Any) -> Any:
     float32: everything in Azul is public, so seats differ only in the
     viewer's one-hot code."""
     n = env.players
-    one_hot = lambda k, i: (jnp.arange(k) == i).astype(jnp.float32)  # noqa: E731
     seats = []
     for seat in range(n):
         lines = jnp.concatenate([
@@ -396,7 +397,7 @@ def observation(env: AzulEnv, state: AzulJaxState, viewer: Any) -> Any:
              state._lid / 20, *seats, one_hot(5, playing), one_hot(5, jnp.where(state._phase == PLACE, state._place_line, -1)),
              one_hot(n, state._player), one_hot(n, state._starter), one_hot(n, viewer),
              (state._round / env.round_limit)[None]]
-    return jnp.concatenate([jnp.asarray(p, dtype=jnp.float32).reshape(-1) for p in parts])
+    return observation_vector(parts)
 
 
 # -- the Python engine's fields ------------------------------------------------------------------

@@ -48,7 +48,9 @@ from tileworks.core import TERMINAL
 from tileworks.games.tiles.constants import ALL_FREE, DECIDE, HAND_SIZE, OPPOSITE, OVER, PHASE_NAMES, cell_xy
 from tileworks.games.tiles.observation import score_bound
 from tileworks.games.tiles.tileset import COLOUR_NAMES, colours_of, rotations
-from tileworks.jax.core import TileworksEnv, TileworksState, bits_of, computed_once, pack_mask, unpack_mask
+from tileworks.jax.core import (
+    TileworksEnv, TileworksState, bits_of, computed_once, observation_vector, one_hot, pack_mask, unpack_mask,
+)
 
 #: a step from a cell to its neighbour on each side (N, E, S, W), in (dy, dx)
 STEPS = ((1, 0), (0, 1), (-1, 0), (0, -1))
@@ -364,7 +366,6 @@ def _table_features(env: TilesEnv, state: TilesJaxState, viewer: Any) -> Any:
     hand's size, the deck's size, the discards, the colours, points, phase,
     whose turn, who played first and the viewer."""
     n = env.players
-    one_hot = lambda k, i: (jnp.arange(k) == i).astype(jnp.float32)  # noqa: E731
     parts = [
         state._hands[viewer] / env.count, state._hands.sum(axis=1) / env.tiles,
         (state._deck.sum() / env.tiles)[None], state._discards / env.count,
@@ -372,7 +373,7 @@ def _table_features(env: TilesEnv, state: TilesJaxState, viewer: Any) -> Any:
         jnp.clip(state._points / env.bound, 0.0, 1.0), one_hot(len(PHASE_NAMES), state._phase),
         one_hot(n, jnp.where(state._phase == OVER, -1, state._seat)), one_hot(n, state._first), one_hot(n, viewer),
     ]
-    return jnp.concatenate([jnp.asarray(p, dtype=jnp.float32).reshape(-1) for p in parts])
+    return observation_vector(parts)
 
 
 # -- the Python engine's fields ------------------------------------------------------------------

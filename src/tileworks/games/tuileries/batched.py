@@ -30,7 +30,7 @@ from tileworks.games.tuileries.constants import (
     EXTRA_TURN_AT, HAND_SIZE, OVER, PHASE_NAMES, PLAY, SQUARE_INDEX, SQUARE_NAMES, TILES, tile_name, tile_of,
 )
 from tileworks.games.tuileries.observation import SCORE_BOUND
-from tileworks.jax.core import TileworksEnv, TileworksState, bits_of, unpack_mask
+from tileworks.jax.core import TileworksEnv, TileworksState, bits_of, observation_vector, one_hot, unpack_mask
 
 TILE_IDS = jnp.arange(TILES, dtype=jnp.int32)
 #: each tile's colour, value and sign; its three groups pair them as
@@ -199,7 +199,6 @@ def observation(env: TuileriesEnv, state: TuileriesJaxState, viewer: Any) -> Any
     every hand's size, the draw's size, points, phase, whose turn, the
     viewer, the extra-turn flag and who played first."""
     n = env.players
-    one_hot = lambda k, i: (jnp.arange(k) == i).astype(jnp.float32)  # noqa: E731
     placed = state._board >= 0
     traits = TRAITS[jnp.maximum(state._board, 0)]  # [square, trait]
     planes = jnp.concatenate([
@@ -210,7 +209,7 @@ def observation(env: TuileriesEnv, state: TuileriesJaxState, viewer: Any) -> Any
         one_hot(n, jnp.where(state._phase == OVER, -1, state._seat)), one_hot(n, viewer), state._extra[None],
         one_hot(n, state._first),
     ]
-    return jnp.concatenate([jnp.asarray(p, dtype=jnp.float32).reshape(-1) for p in parts])
+    return observation_vector(parts)
 
 
 # -- the Python engine's fields ------------------------------------------------------------------
