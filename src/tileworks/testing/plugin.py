@@ -4,7 +4,11 @@ tileworks's ``pytest11`` entry point).
 It adds ``--tileworks-game=NAME`` (repeatable) and parametrizes the suite's
 fixtures: ``tileworks_config`` is each ``(game name, options)`` a game
 declares in ``GameInfo.test_configs``, ``tileworks_game`` each game's
-name, ``tileworks_seed`` each playout's seed. Which games: the command line's, else the test module's
+name, ``tileworks_seed`` each playout's seed; for the batched engines'
+checks (:mod:`tileworks.testing.batched`), ``tileworks_batched_config`` each
+``(game name, options)`` of ``GameInfo.batched_configs()`` and
+``tileworks_batched_game`` each game's name, for the chosen games that
+declare an engine. Which games: the command line's, else the test module's
 ``TILEWORKS_GAMES``, else every registered game.
 """
 
@@ -46,6 +50,13 @@ def pytest_generate_tests(metafunc: Any) -> None:
     if "tileworks_game" in metafunc.fixturenames:
         names = [info.name for info in chosen_games(metafunc.config, metafunc.module)]
         metafunc.parametrize("tileworks_game", names, ids=names)
+    batched = [info for info in chosen_games(metafunc.config, metafunc.module) if info.batched]
+    if "tileworks_batched_config" in metafunc.fixturenames:
+        cases = [(info.name, dict(options)) for info in batched for options in info.batched_configs()]
+        ids = [f"{info.name}-{i}" for info in batched for i in range(len(info.batched_configs()))]
+        metafunc.parametrize("tileworks_batched_config", cases, ids=ids, scope="module")
+    if "tileworks_batched_game" in metafunc.fixturenames:
+        metafunc.parametrize("tileworks_batched_game", [info.name for info in batched], ids=[i.name for i in batched])
     if "tileworks_seed" in metafunc.fixturenames:
         from tileworks.testing.conformance import PLAYOUTS
 
