@@ -37,6 +37,10 @@ GAME_INFO = GameInfo(
     summary="match the open ends of one line of dominoes; the first to empty their hand wins (hidden hands)",
     test_configs=({}, {"players": 3}, {"players": 4}, {"draw": True}, {"players": 3, "draw": True}),
     rules=files("tileworks_dominoes"),
+    click_words=(("tile", "tile"), ("end", "end")),
+    # the batched engine (JAX): imported only when asked for, by tileworks.jax.make("dominoes")
+    batched="tileworks_dominoes.batched:DominoesEnv",
+    batched_test_configs=({"players": 3, "draw": True}, {}, {"players": 4}),
 )
 
 __all__ = ["GAME_INFO", "DominoesGame", "DominoesState", "position"]
