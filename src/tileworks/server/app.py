@@ -67,7 +67,7 @@ OptionValue = int | bool | str | list[str]
 
 
 class CreateGame(BaseModel):
-    game: str = Field(max_length=40, description="a registered game, e.g. 'azul'")
+    game: str = Field(max_length=40, description="a registered game (the catalogue lists them)")
     options: dict[Annotated[str, Field(max_length=40)], OptionValue] = Field(
         default_factory=dict, max_length=16, description="game options; 'players' is taken from the seats")
     players: list[Annotated[str, Field(max_length=100)]] = Field(
@@ -284,7 +284,7 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
     app = FastAPI(
         title="tileworks",
         version=tileworks.__version__,
-        summary="Play KILN, Azul, Tiles and Tuileries: durable games, seats, spectators, live views and AI seats.",
+        summary="Play tile-laying games: durable games, seats, spectators, live views and AI seats.",
         lifespan=lifespan,
     )
     app.add_middleware(BodyLimit)

@@ -263,12 +263,14 @@ function button(label, action, title) {
 }
 
 
-// a clickable shape's name for screen readers, from its data attributes
+// a clickable shape's name for screen readers, from its data attributes,
+// in the words its game gives them (the catalogue's click_words)
+let catalogue = [];
+CATALOGUE.then((games) => { catalogue = games; if (current) draw(); });
+
 function clickLabel(click) {
-  const names = { border: _("border cell"), kiln: _("kiln cell"), warehouse: _("warehouse"), cell: _("cell"),
-    source: _("factory"), colour: _("colour"), seat: _("seat"), line: _("line"), row: _("row"), column: _("column"),
-    tile: _("tile"), square: _("square"), sale: _("sale") };
-  return Object.entries(click).map(([key, value]) => (names[key] || key) + " " + value).join(", ");
+  const words = (catalogue.find((g) => g.name === current.game) || {}).click_words || {};
+  return Object.entries(click).map(([key, value]) => (words[key] || key) + " " + value).join(", ");
 }
 
 // the players, whose turn it is, and each one's clock
