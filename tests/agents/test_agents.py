@@ -33,7 +33,7 @@ def test_specs_build_agents(spec):
 @pytest.mark.parametrize(
     "spec, message",
     [
-        ("genius", r"unknown agent 'genius'.*valid specs: greedy, mcts, random"),
+        ("genius", r"unknown agent 'genius'.*valid specs: alpha, greedy, mcts, net, random"),
         ("", r"empty agent spec"),
         ("greedy:depth=3", r"bad parameter 'depth=3'.*greedy takes no parameters"),
         ("random:fast", r"bad parameter 'fast'"),

@@ -82,7 +82,7 @@ def test_bad_options_and_agents_are_rejected_with_the_allowed_values():
     assert result.exit_code == 2
     assert "goal" in result.output and "an integer from 1 to 100" in result.output
     result = runner.invoke(app, ["play", "kiln", "--players", "human,genius"])
-    assert result.exit_code == 2 and "valid specs: greedy, mcts, random" in result.output
+    assert result.exit_code == 2 and "valid specs: alpha, greedy, mcts, net, random" in result.output
     result = runner.invoke(app, ["play", "kiln", "-o", "colour=red"])
     assert result.exit_code == 2 and "unknown option 'colour'" in result.output
     result = runner.invoke(app, ["play", "kiln", "--players", "random,random,random,random,random"])

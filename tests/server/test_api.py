@@ -122,7 +122,7 @@ def test_a_token_from_another_game_holds_no_seat_here(api, kiln_game):
 @pytest.mark.parametrize("body, status, words", [
     ({"game": "chess", "players": ["human", "human"]}, 400,
      ["unknown game 'chess'", ", ".join(info.name for info in registered_games())]),
-    ({"game": "azul", "players": ["human", "wizard"]}, 400, ["unknown agent 'wizard'", "greedy, mcts, random"]),
+    ({"game": "azul", "players": ["human", "wizard"]}, 400, ["unknown agent 'wizard'", "alpha, greedy, mcts, net, random"]),
     ({"game": "azul", "players": ["human", "human"], "options": {"variant": "pink"}}, 400, ["'pink'", "'grey'"]),
     ({"game": "azul", "players": ["human", "human"], "options": {"speed": 3}}, 400, ["unknown option 'speed'"]),
     ({"game": "azul", "players": ["human"] * 5}, 400, ["players"]),

@@ -7,9 +7,12 @@ from a spec string with :func:`make`::
     PARAMS := KEY=VALUE ("," KEY=VALUE)*
 
 The agents: ``random`` (uniform among legal actions), ``greedy`` (one
-decision of lookahead with the game's heuristic evaluation) and ``mcts``
+decision of lookahead with the game's heuristic evaluation), ``mcts``
 (search: ``mcts:hard``, ``mcts:iterations=2000,c=1.2``, ``mcts:seconds=2``;
-levels beginner, easy, medium, hard, expert).
+levels beginner, easy, medium, hard, expert), and, for a game that ships a
+trained network, ``net`` (the network's policy, one forward pass a move;
+``net:temperature=0.5`` samples) and ``alpha`` (search guided by the
+network: ``alpha:seconds=1``, ``alpha:iterations=400,c=1.5``).
 
 >>> import tileworks
 >>> from tileworks.agents import make
@@ -28,10 +31,12 @@ from typing import Any, Callable
 
 from tileworks.agents.base import Agent
 from tileworks.agents.greedy import GreedyAgent
+from tileworks.agents.learned import AlphaAgent, NetAgent
 from tileworks.agents.mcts import LEVELS, MCTSAgent
 from tileworks.agents.random_agent import RandomAgent
 
-AGENTS: dict[str, type[Agent]] = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
+AGENTS: dict[str, type[Agent]] = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent, "net": NetAgent,
+                                  "alpha": AlphaAgent}
 
 
 def _at_least(kind: type, low: float, strict: bool = False) -> Callable[[str], Any]:
@@ -55,6 +60,8 @@ PARAMETERS: dict[str, dict[str, Callable[[str], Any]]] = {
     "greedy": {},
     "mcts": {"iterations": _at_least(int, 1), "seconds": _at_least(float, 0, strict=True),
              "c": _at_least(float, 0), "depth": _at_least(int, 0)},
+    "net": {"temperature": _at_least(float, 0)},
+    "alpha": {"iterations": _at_least(int, 1), "seconds": _at_least(float, 0, strict=True), "c": _at_least(float, 0)},
 }
 #: agents that take a named difficulty level (mcts:hard)
 LEVELLED = {"mcts": LEVELS}
@@ -70,6 +77,9 @@ SERVED_LIMITS: dict[str, dict[str, float]] = {
         "depth": max(depth for _, _, depth in LEVELS.values() if depth is not None),
         "c": 10.0,
     },
+    "net": {"temperature": 10.0},
+    "alpha": {"iterations": max(iterations for iterations, _, _ in LEVELS.values()),
+              "seconds": max(seconds for _, seconds, _ in LEVELS.values()), "c": 10.0},
 }
 
 
@@ -222,4 +232,4 @@ def check_reproducible(spec: str) -> None:
                          "give iterations= instead")
 
 
-__all__ = ["AGENTS", "LEVELS", "SERVED_LIMITS", "Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "check_limits", "check_reproducible", "make", "over_limit", "parse_spec", "spec_pattern", "split_specs"]
+__all__ = ["AGENTS", "LEVELS", "SERVED_LIMITS", "Agent", "AlphaAgent", "GreedyAgent", "MCTSAgent", "NetAgent", "RandomAgent", "check_limits", "check_reproducible", "make", "over_limit", "parse_spec", "spec_pattern", "split_specs"]

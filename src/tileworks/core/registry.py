@@ -42,6 +42,10 @@ class GameInfo:
     ``click_words`` names the shapes a move's clicks name (the keys of
     ``notation.clicks``), for screen readers and the pages' labels.
 
+    ``networks`` is the folder of the game's trained networks (``NAME.npz``
+    beside ``NAME.json``, which names the options it was trained for), for
+    the ``net`` and ``alpha`` agents; None: the game ships none.
+
     ``batched`` is the game's batched engine (JAX, Pgx's API), as an import
     path ``"module:Class"`` imported only when asked for
     (``tileworks.jax.make``), so that loading a game never imports JAX;
@@ -66,6 +70,7 @@ class GameInfo:
     click_words: tuple[tuple[str, str], ...] = ()
     batched: str | None = None
     batched_test_configs: tuple[dict[str, Any], ...] = ()
+    networks: Any = None
 
     def batched_configs(self) -> tuple[dict[str, Any], ...]:
         """The option sets the batched engine's checks play."""

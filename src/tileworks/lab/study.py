@@ -29,7 +29,7 @@ anything is played, and named with its line:
 >>> load_study_text('[study]\\ngame = "kiln"\\ngames = 10\\n[[lineups]]\\nagents = ["greedy", "wizard"]\\n')
 Traceback (most recent call last):
 ...
-tileworks.lab.study.StudyError: study line 5: unknown agent 'wizard' in spec 'wizard'; valid specs: greedy, mcts, random
+tileworks.lab.study.StudyError: study line 5: unknown agent 'wizard' in spec 'wizard'; valid specs: alpha, greedy, mcts, net, random
 """
 
 from __future__ import annotations

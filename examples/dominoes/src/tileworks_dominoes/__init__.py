@@ -13,6 +13,7 @@ point makes it a tileworks game (see pyproject.toml). Rules in our words:
 from __future__ import annotations
 
 from importlib.resources import files
+from pathlib import Path
 
 from tileworks.core import GameInfo, OptionSet
 from tileworks.core.options import bool_option, int_option
@@ -37,6 +38,7 @@ GAME_INFO = GameInfo(
     summary="match the open ends of one line of dominoes; the first to empty their hand wins (hidden hands)",
     test_configs=({}, {"players": 3}, {"players": 4}, {"draw": True}, {"players": 3, "draw": True}),
     rules=files("tileworks_dominoes"),
+    networks=Path(__file__).parent / "networks",  # trained networks, for the net and alpha agents
     click_words=(("tile", "tile"), ("end", "end")),
     # the batched engine (JAX): imported only when asked for, by tileworks.jax.make("dominoes")
     batched="tileworks_dominoes.batched:DominoesEnv",

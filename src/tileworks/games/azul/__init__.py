@@ -11,6 +11,8 @@ Rules in our words, with every ruling: ``src/tileworks/rules/azul.md``.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tileworks.core.i18n import N_
 from tileworks.core import OptionSet
 from tileworks.core.options import choice_option, int_option
@@ -56,6 +58,7 @@ GAME_INFO = GameInfo(
         {"players": 4, "variant": "grey"},
     ),
     rules=RULES,
+    networks=Path(__file__).parent / "networks",
 )
 
 __all__ = ["GAME_INFO", "AzulGame", "AzulState", "position"]

@@ -11,6 +11,8 @@ Rules in our words, with every ruling: ``src/tileworks/rules/kiln.md``.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from typing import Any
 
 from tileworks.core.i18n import N_, _
@@ -78,6 +80,7 @@ GAME_INFO = GameInfo(
         {"players": 4, "goal": 10, "turn_limit": 60},
     ),
     rules=RULES,
+    networks=Path(__file__).parent / "networks",
 )
 
 __all__ = ["GAME_INFO", "KilnGame", "KilnState", "position"]

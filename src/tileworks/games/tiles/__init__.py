@@ -10,6 +10,8 @@ Rules in our words, with every ruling: ``src/tileworks/rules/tiles.md``.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tileworks.core.i18n import N_
 from tileworks.core import Option, OptionSet
 from tileworks.core.options import int_option
@@ -56,6 +58,7 @@ GAME_INFO = GameInfo(
     batched="tileworks.games.tiles.batched:TilesEnv",
     batched_test_configs=({"players": 3, "tile_set": DISCARD_HEAVY}, {}),
     rules=RULES,
+    networks=Path(__file__).parent / "networks",
 )
 
 __all__ = ["GAME_INFO", "TileSet", "TilesGame", "TilesState", "parse_codes", "position"]

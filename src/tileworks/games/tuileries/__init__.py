@@ -11,6 +11,8 @@ Rules in our words, with every ruling: ``src/tileworks/rules/tuileries.md``.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tileworks.core.i18n import N_
 from tileworks.core import Option, OptionSet
 from tileworks.core.options import bool_option, int_option
@@ -54,6 +56,7 @@ GAME_INFO = GameInfo(
         {"players": 3, "bonus_tile": True},
     ),
     rules=RULES,
+    networks=Path(__file__).parent / "networks",
 )
 
 __all__ = ["GAME_INFO", "TuileriesGame", "TuileriesState", "position"]

@@ -20,6 +20,8 @@ function agentName(spec) {
   const [name, params] = spec.split(":");
   if (name === "mcts" && params in LEVELS) return _("computer ({level})", { level: LEVELS[params] });
   if (name === "greedy") return _("computer (greedy)");
+  if (name === "net") return _("computer (trained network)");
+  if (name === "alpha") return _("computer (trained network and search)");
   if (name === "random") return _("computer (random moves)");
   return _("computer ({spec})", { spec: spec });
 }

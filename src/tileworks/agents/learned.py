@@ -1,0 +1,188 @@
+"""Agents that play from a trained network (NumPy only: no JAX at play time).
+
+- ``net``: the network's policy alone, one forward pass a decision (the
+  most likely legal action; ``temperature=T`` samples instead);
+- ``alpha``: search guided by the network (PUCT, as AlphaZero's): each
+  iteration deals the hidden tiles anew for the mover (``resample_hidden``,
+  as ``mcts`` does, so it never sees a hidden hand), walks the tree by the
+  network's prior and the values found, asks the network for a new leaf's
+  value, and backs it up; chance is sampled on the way. Budget:
+  ``iterations`` and/or ``seconds`` (whichever ends first).
+
+Both read only the mover's observation tensor, which holds only what that
+seat may see. A game's networks ship in its package (``GameInfo.networks``:
+a folder of ``NAME.npz`` beside ``NAME.json``, the JSON naming the game and
+the options it was trained for); the agents take the one trained for the
+game's options, and say which option sets have one when there is none.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tileworks.agents.base import Agent
+from tileworks.core import State, sample_chance
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+    from tileworks.agents.network import Network
+
+# NumPy is imported when a network is first used, so that the other agents
+# (and the engines) need nothing beyond the standard library
+
+#: networks loaded, by game and options (each is loaded once per process)
+_LOADED: dict[tuple[str, str], "Network"] = {}
+
+
+def networks_of(game_name: str) -> list[tuple[Path, dict[str, Any]]]:
+    """The networks a game ships: each file and what it says it was trained for."""
+    from tileworks.core.registry import game_info
+
+    folder = game_info(game_name).networks
+    if folder is None or not Path(folder).is_dir():
+        return []
+    out = []
+    for about in sorted(Path(folder).glob("*.json")):
+        data = json.loads(about.read_text(encoding="utf-8"))
+        if data.get("game") == game_name and about.with_suffix(".npz").exists():
+            out.append((about.with_suffix(".npz"), data))
+    return out
+
+
+def shipped_network(game: Any) -> "Network":
+    """The network a game ships for exactly these options (a ``Game``);
+    ``ValueError`` names the option sets that have one."""
+    from tileworks.agents.network import Network
+
+    key = (game.name, json.dumps(game.json_options(), sort_keys=True))
+    if key not in _LOADED:
+        found = networks_of(game.name)
+        for path, about in found:
+            if about.get("options") == game.json_options():
+                _LOADED[key] = Network.load(path)
+                break
+        else:
+            have = "; ".join(json.dumps(about["options"], sort_keys=True) for _, about in found) or "none"
+            raise ValueError(f"no trained network for {game.name} with {json.dumps(game.json_options(), sort_keys=True)}; "
+                             f"it ships networks for: {have}")
+    return _LOADED[key]
+
+
+class LearnedAgent(Agent):
+    """What both learned agents share: their network, found for each game."""
+
+    def __init__(self, seed: int | None = None, network: "Network | None" = None):
+        super().__init__(seed)
+        self._network = network
+
+    def network_for(self, state: State) -> "Network":
+        return self._network if self._network is not None else shipped_network(state.game())
+
+    def ask(self, state: State, legal: list[int]) -> tuple["np.ndarray", float]:
+        """The network's probabilities over ``legal`` (in their order) and its
+        value for the seat to move, from that seat's observation alone."""
+        import numpy as np
+
+        mover = state.current_player()
+        logits, value = self.network_for(state).evaluate(state.observation_tensor(mover))
+        chosen = logits[legal].astype(np.float64)
+        chosen = np.exp(chosen - chosen.max())
+        return chosen / chosen.sum(), float(value)
+
+
+class NetAgent(LearnedAgent):
+    """The network's policy: its most likely legal action (or one sampled at ``temperature``)."""
+
+    name = "net"
+
+    def __init__(self, seed: int | None = None, temperature: float = 0.0, network: "Network | None" = None):
+        super().__init__(seed, network)
+        self.temperature = temperature
+
+    def _choose(self, state: State, legal: list[int]) -> int:
+        if len(legal) == 1:
+            return legal[0]
+        probabilities, _ = self.ask(state, legal)
+        if self.temperature == 0:
+            return legal[int(probabilities.argmax())]
+        weights = probabilities ** (1.0 / self.temperature)
+        return self.rng.choices(legal, weights=(weights / weights.sum()).tolist())[0]
+
+
+class Node:
+    __slots__ = ("children", "priors", "visits", "total")
+
+    def __init__(self) -> None:
+        self.children: dict[int, Node] = {}
+        #: the network's prior for each action first met here
+        self.priors: dict[int, float] | None = None
+        self.visits = 0
+        self.total = 0.0
+
+
+class AlphaAgent(LearnedAgent):
+    """PUCT search guided by the network over determinisations (see the module docs)."""
+
+    name = "alpha"
+    #: the budget with no parameters: iterations, and the cap on seconds a decision
+    DEFAULT = (800, 2.0)
+
+    def __init__(self, seed: int | None = None, iterations: int | None = None, seconds: float | None = None,
+                 c: float = 1.5, network: "Network | None" = None):
+        super().__init__(seed, network)
+        if iterations is None and seconds is None:
+            iterations, seconds = self.DEFAULT
+        self.iterations, self.seconds, self.c = iterations, seconds, c
+
+    def _choose(self, state: State, legal: list[int]) -> int:
+        if len(legal) == 1:
+            return legal[0]
+        player = state.current_player()
+        root = Node()
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while (self.iterations is None or done < self.iterations) and (deadline is None or time.perf_counter() < deadline):
+            self._iterate(root, state.resample_hidden(player, self.rng))
+            done += 1
+        visited = [(child.visits, child.total / child.visits, a) for a, child in root.children.items()
+                   if a in legal and child.visits]
+        return max(visited)[2] if visited else legal[self.rng.randrange(len(legal))]
+
+    def _iterate(self, root: Node, state: State) -> None:
+        node, path = root, []
+        rng = self.rng
+        while True:
+            if state.is_terminal():
+                values = [2.0 * r - 1.0 for r in state.returns()]
+                break
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+                continue
+            mover = state.current_player()
+            legal = state.legal_actions()
+            if node.priors is None:  # a new leaf: the network's prior and value
+                probabilities, value = self.ask(state, legal)
+                node.priors = dict(zip(legal, probabilities.tolist()))
+                values = [value if seat == mover else -value for seat in range(len(state.returns()))]
+                break
+            scale = self.c * math.sqrt(node.visits + 1)
+            best, action = -math.inf, legal[0]
+            for a in legal:  # (a determinisation may offer an action the first one did not: a small prior)
+                child = node.children.get(a)
+                prior = node.priors.get(a, 1.0 / len(legal))
+                q, n = (child.total / child.visits, child.visits) if child is not None and child.visits else (0.0, 0)
+                score = q + scale * prior / (1 + n)
+                if score > best:
+                    best, action = score, a
+            state.apply_action(action)
+            node = node.children.setdefault(action, Node())
+            path.append((node, mover))
+        root.visits += 1
+        for child, mover in path:
+            child.visits += 1
+            child.total += values[mover]
