@@ -16,6 +16,7 @@ from tileworks.cli.errors import fail
 from tileworks.cli.play import TerminalGame, parse_seats
 from tileworks.cli.replay import print_record, step_through
 from tileworks.cli.study import app as study_app
+from tileworks.cli.train import train as train_command
 from tileworks.core import SPECTATOR, RecordError
 from tileworks.core.i18n import LANGUAGES, _, language, system_language
 from tileworks.core.records import is_record, load_position, load_record
@@ -32,6 +33,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(study_app, name="study")
+app.command("train", help=_("Train a network for a game by self-play on its JAX engine (Gumbel AlphaZero); "
+                            "resumable, with a report. Needs tileworks[jax].")) (train_command)
 
 
 @app.callback()

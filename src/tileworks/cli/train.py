@@ -1,0 +1,86 @@
+"""``tileworks train``: train a network by self-play (needs ``tileworks[jax]``)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+
+from tileworks.cli.errors import fail
+from tileworks.core.i18n import _
+
+
+def train(
+    game: Annotated[str, typer.Argument(help=_("the game to train a network for"))],
+    out: Annotated[Path, typer.Option("--out", help=_("folder of the run: checkpoints, network, report (run again to resume)"))],
+    option: Annotated[Optional[list[str]], typer.Option("-o", "--option", help=_("game option KEY=VALUE (repeatable)"))] = None,
+    iterations: Annotated[int, typer.Option(help=_("iterations to reach (a resumed run may be given more)"))] = 100,
+    seed: Annotated[int, typer.Option(help=_("seed of the whole run: the same seed trains the same network"))] = 0,
+    games: Annotated[int, typer.Option(help=_("self-play games played side by side"))] = 128,
+    steps: Annotated[int, typer.Option(help=_("decisions each game plays per iteration"))] = 32,
+    simulations: Annotated[int, typer.Option(help=_("simulations of the Gumbel search at each decision"))] = 16,
+    hidden: Annotated[int, typer.Option(help=_("width of the network"))] = 256,
+    blocks: Annotated[int, typer.Option(help=_("residual blocks of the network"))] = 2,
+    learning_rate: Annotated[float, typer.Option(help=_("Adam's learning rate"))] = 1e-3,
+    batch: Annotated[int, typer.Option(help=_("positions per optimiser step"))] = 512,
+    checkpoint_every: Annotated[int, typer.Option(help=_("iterations between checkpoints"))] = 5,
+    eval_every: Annotated[int, typer.Option(help=_("iterations between evaluations"))] = 10,
+    eval_games: Annotated[int, typer.Option(help=_("games against each opponent at each evaluation"))] = 20,
+    opponents: Annotated[str, typer.Option(help=_("agents the network is evaluated against, comma-separated"))] = "random,greedy",
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help=_("no progress display"))] = False,
+) -> None:
+    """Train a policy-and-value network by self-play (Gumbel AlphaZero) on the game's JAX engine."""
+    console = Console()
+    try:
+        import jax  # noqa: F401
+    except ImportError:
+        fail(_("tileworks train needs the JAX extra: pip install 'tileworks[jax]'"))
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    from tileworks.agents import split_specs
+    from tileworks.cli.main import parse_options
+    from tileworks.learn.train import TrainConfig, Trainer
+
+    try:
+        config = TrainConfig(game, parse_options(game, option or []), seed=seed, games=games, steps=steps,
+                             simulations=simulations, considered=min(16, simulations), hidden=hidden, blocks=blocks,
+                             learning_rate=learning_rate, batch=min(batch, games * steps), iterations=iterations,
+                             checkpoint_every=checkpoint_every, eval_every=eval_every, eval_games=eval_games,
+                             opponents=tuple(split_specs(opponents)))
+        trainer = Trainer(config, out, command=shlex.join(["tileworks"] + sys.argv[1:]))
+    except ValueError as exc:
+        fail(str(exc))
+    if trainer.iteration:
+        console.print(_("Resuming {out} at iteration {iteration} of {iterations}.", out=out,
+                        iteration=trainer.iteration, iterations=config.iterations))
+    try:
+        if quiet:
+            trainer.run()
+        else:
+            columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                       TextColumn("{task.fields[status]}"), TimeElapsedColumn(), TextColumn("/"), TimeRemainingColumn())
+            with Progress(*columns, console=console) as bar:
+                task = bar.add_task(_("training {game}", game=game), total=config.iterations,
+                                    completed=trainer.iteration, status="")
+                last_evaluation: dict[str, float] = {}
+
+                def show(progress):
+                    last_evaluation.update(progress.evaluation)
+                    scores = "  ".join(f"{name} {score:.2f}" for name, score in last_evaluation.items())
+                    status = _("{decisions} decisions, {games} games; loss: policy {policy:.3f}, value {value:.3f}",
+                               decisions=f"{progress.decisions:,}", games=f"{progress.games_finished:,}",
+                               policy=progress.policy_loss, value=progress.value_loss)
+                    bar.update(task, completed=progress.iteration,
+                               status=status + (("  " + _("score against: {scores}", scores=scores)) if scores else ""))
+
+                trainer.run(show)
+    except KeyboardInterrupt:
+        console.print(_("Interrupted: checkpoint at iteration {iteration} in {out}; run the same command again "
+                        "to continue.", iteration=trainer.iteration, out=out))
+        raise typer.Exit(130) from None
+    console.print(_("Trained to iteration {iteration}: the network is {path}, the report {report}.",
+                    iteration=trainer.iteration, path=out / "network.npz", report=out / "report.md"))

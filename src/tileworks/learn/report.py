@@ -1,0 +1,75 @@
+"""A training run's report: its learning curves (the losses over the
+decisions of self-play, and the network's score against each evaluation
+opponent with its 95% interval) as ``report.png``, and ``report.md``
+saying what was trained, how long, and where it stands."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+
+def read_metrics(out: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The run's iterations and its evaluations, from ``metrics.jsonl``."""
+    iterations, evaluations = [], []
+    path = Path(out) / "metrics.jsonl"
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line:
+                row = json.loads(line)
+                (evaluations if "opponent" in row else iterations).append(row)
+    return iterations, evaluations
+
+
+def write_report(out: str | Path) -> Path:
+    """Draw the curves and write the summary; the figure's path."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out = Path(out)
+    iterations, evaluations = read_metrics(out)
+    config = json.loads((out / "config.json").read_text(encoding="utf-8"))
+    figure, (losses, scores) = plt.subplots(1, 2, figsize=(11, 4.2))
+    if iterations:
+        decisions = [row["decisions"] for row in iterations]
+        losses.plot(decisions, [row["policy_loss"] for row in iterations], label="policy (cross-entropy)")
+        losses.plot(decisions, [row["value_loss"] for row in iterations], label="value (squared error)")
+    losses.set_xlabel("self-play decisions")
+    losses.set_ylabel("loss")
+    losses.set_title("Losses")
+    losses.legend()
+    by_iteration = {row["iteration"]: row["decisions"] for row in iterations}
+    for opponent in sorted({row["opponent"] for row in evaluations}):
+        rows = [row for row in evaluations if row["opponent"] == opponent and row["iteration"] in by_iteration]
+        x = [by_iteration[row["iteration"]] for row in rows]
+        scores.plot(x, [row["score"] for row in rows], marker="o", label=f"against {opponent}")
+        scores.fill_between(x, [row["low"] for row in rows], [row["high"] for row in rows], alpha=0.15)
+    scores.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
+    scores.set_ylim(0, 1)
+    scores.set_xlabel("self-play decisions")
+    scores.set_ylabel("score of the network alone (net), 95% interval")
+    scores.set_title("Strength")
+    if evaluations:
+        scores.legend()
+    figure.suptitle(f"{config['game']} {json.dumps(config['options'], sort_keys=True)}: Gumbel AlphaZero self-play")
+    figure.tight_layout()
+    picture = out / "report.png"
+    figure.savefig(picture, dpi=110)
+    plt.close(figure)
+    last = iterations[-1] if iterations else {}
+    lines = [f"# Training {config['game']} ({json.dumps(config['options'], sort_keys=True)})", "",
+             f"- iterations: {last.get('iteration', 0)} of {config['iterations']}; self-play decisions: "
+             f"{last.get('decisions', 0):,}; games finished: {last.get('games', 0):,}; "
+             f"training time: {last.get('seconds', 0.0) / 60:.1f} min",
+             f"- settings: {json.dumps(config, sort_keys=True)}",
+             f"- last losses: policy {last.get('policy_loss', float('nan')):.3f}, "
+             f"value {last.get('value_loss', float('nan')):.3f}", "", "| iteration | opponent | games | score | 95% |",
+             "|---:|---|---:|---:|---|"]
+    lines += [f"| {row['iteration']} | {row['opponent']} | {row['games']} | {row['score']:.3f} | "
+              f"{row['low']:.3f}–{row['high']:.3f} |" for row in evaluations]
+    lines += ["", "![learning curves](report.png)", ""]
+    (out / "report.md").write_text("\n".join(lines), encoding="utf-8")
+    return picture

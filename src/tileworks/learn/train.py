@@ -1,0 +1,289 @@
+"""Training a network by self-play: the loop behind ``tileworks train``.
+
+An iteration plays ``games`` self-play games ``steps`` decisions further
+(each decision a Gumbel search, :mod:`tileworks.learn.selfplay`; a game
+that ends starts again at once, so games run across iterations), turns
+what they saw into training positions (the search's improved policy; the
+game's result, or the network's value where the game goes on past the
+iteration), and takes ``epochs`` passes of minibatch Adam steps over them.
+
+A run lives in its folder: ``config.json`` (what is being trained),
+``checkpoint.npz`` (everything a run needs to go on: the network, the
+optimiser, the self-play games in progress, the random key and the
+iteration), written every ``checkpoint_every`` iterations and at the end,
+atomically; ``metrics.jsonl`` (a line per iteration, and one per
+evaluation); ``network.npz`` and ``network.json`` (the network as the
+agents load it, float16, with how it was trained); and ``report.png`` and
+``report.md`` (:mod:`tileworks.learn.report`). Running the same command
+again on the folder resumes from the last checkpoint; given the same seed,
+a resumed run computes exactly what an uninterrupted one does (on the same
+machine and JAX).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any, Callable
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+import tileworks
+import tileworks.jax
+from tileworks.agents.network import Network, init_params
+from tileworks.learn.evaluate import evaluate_against
+from tileworks.learn.selfplay import make_functions
+
+
+@dataclass
+class TrainConfig:
+    """What a run trains, and how. A resumed run keeps every setting that
+    changes what is trained; how long it runs, how often it saves, and how
+    it is evaluated (:data:`ADJUSTABLE`) may change between sittings."""
+
+    game: str
+    options: dict[str, Any] = field(default_factory=dict)
+    seed: int = 0
+    #: self-play games played side by side, and decisions each per iteration
+    games: int = 128
+    steps: int = 32
+    #: the search at each decision: simulations, and actions Gumbel considers at the root
+    simulations: int = 16
+    considered: int = 16
+    #: the network
+    hidden: int = 256
+    blocks: int = 2
+    #: learning
+    learning_rate: float = 1e-3
+    weight_decay: float = 1e-4
+    batch: int = 512
+    epochs: int = 1
+    value_weight: float = 1.0
+    iterations: int = 100
+    checkpoint_every: int = 5
+    #: evaluation with the NumPy network (the ``net`` agent): every
+    #: ``eval_every`` iterations, ``eval_games`` against each of ``opponents``
+    eval_every: int = 10
+    eval_games: int = 20
+    opponents: tuple[str, ...] = ("random", "greedy")
+
+    def __post_init__(self) -> None:
+        self.options = tileworks.load_game(self.game, **self.options).options()
+        self.opponents = tuple(self.opponents)
+        if self.options.get("players", 2) != 2:
+            raise ValueError(f"tileworks train trains two-player set-ups (its search keeps one value per "
+                             f"position, for two seats); {self.game} with players={self.options['players']} is not one")
+        for name in ("games", "steps", "simulations", "considered", "hidden", "blocks", "batch", "epochs",
+                     "iterations", "checkpoint_every", "eval_every"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
+        if self.eval_games < 0:
+            raise ValueError("eval_games must be at least 0")
+
+    def differs_from(self, other: "TrainConfig") -> list[str]:
+        """The settings that change what is trained in which two configs differ."""
+        return [f.name for f in fields(self) if f.name not in ADJUSTABLE and getattr(self, f.name) != getattr(other, f.name)]
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "TrainConfig":
+        return cls(**{**data, "opponents": tuple(data["opponents"])})
+
+
+#: settings that do not change what is trained: a resumed run may change them
+ADJUSTABLE = ("iterations", "checkpoint_every", "eval_every", "eval_games", "opponents")
+
+
+@dataclass
+class Progress:
+    """Where a run is, for a display: after each iteration and each evaluation."""
+
+    iteration: int
+    iterations: int
+    decisions: int
+    games_finished: int
+    policy_loss: float
+    value_loss: float
+    seconds: float
+    evaluation: dict[str, float] = field(default_factory=dict)
+
+
+class Trainer:
+    """One run in ``out``: new, or resumed from its checkpoint."""
+
+    def __init__(self, config: TrainConfig, out: str | Path, command: str = ""):
+        self.config, self.out, self.command = config, Path(out), command
+        self.out.mkdir(parents=True, exist_ok=True)
+        saved = self.out / "config.json"
+        if saved.exists():
+            before = TrainConfig.from_json(json.loads(saved.read_text(encoding="utf-8")))
+            changed = config.differs_from(before)
+            if changed:
+                raise ValueError(f"{self.out} holds a run with other settings ({', '.join(changed)}); "
+                                 "resume it with the same ones, or train into a new folder")
+        saved.write_text(json.dumps(asdict(config), indent=1) + "\n", encoding="utf-8")
+        self.env = tileworks.jax.make(config.game, **config.options)
+        self.optimiser = optax.adamw(config.learning_rate, weight_decay=config.weight_decay)
+        self.play, self.learn, self.value_targets = make_functions(
+            self.env, config.simulations, config.considered, self.optimiser, config.value_weight)
+        self._start()
+
+    # -- state ---------------------------------------------------------------------------------
+    def _start(self) -> None:
+        """A new run's state, then the checkpoint's over it where there is one."""
+        config = self.config
+        key = jax.random.PRNGKey(config.seed)
+        key, games_key = jax.random.split(key)
+        params = init_params(np.random.default_rng(config.seed), self.env.observation_shape[0], self.env.num_actions,
+                             config.hidden, config.blocks)
+        self.params = jax.tree.map(jnp.asarray, params)
+        self.opt_state = self.optimiser.init(self.params)
+        self.games = jax.jit(jax.vmap(self.env.init))(jax.random.split(games_key, config.games))
+        self.key = key
+        self.iteration = self.decisions = self.finished = 0
+        self.seconds = 0.0
+        checkpoint = self.out / "checkpoint.npz"
+        if checkpoint.exists():
+            self._restore(checkpoint)
+        self._whole = self._kept()
+
+    def _everything(self) -> dict[str, Any]:
+        return {"params": self.params, "opt_state": self.opt_state, "games": self.games, "key": self.key}
+
+    def checkpoint(self) -> Path:
+        """Write everything the run needs to go on, atomically (a kill mid-write leaves the last one)."""
+        leaves = jax.tree_util.tree_flatten_with_path(jax.device_get(self._everything()))[0]
+        arrays = {jax.tree_util.keystr(path): np.asarray(leaf) for path, leaf in leaves}
+        arrays["__progress__"] = np.asarray([self.iteration, self.decisions, self.finished], dtype=np.int64)
+        arrays["__seconds__"] = np.asarray(self.seconds)
+        path = self.out / "checkpoint.npz"
+        partial = self.out / "checkpoint.partial.npz"
+        with open(partial, "wb") as handle:
+            np.savez_compressed(handle, **arrays)
+            handle.flush()
+            os.fsync(handle.fileno())
+        partial.replace(path)
+        self.export()
+        return path
+
+    def _restore(self, path: Path) -> None:
+        template = self._everything()
+        with np.load(path) as arrays:
+            paths, structure = jax.tree_util.tree_flatten_with_path(template)
+            restored = [jnp.asarray(arrays[jax.tree_util.keystr(p)], dtype=leaf.dtype) for p, leaf in paths]
+            self.iteration, self.decisions, self.finished = (int(v) for v in arrays["__progress__"])
+            self.seconds = float(arrays["__seconds__"])
+        everything = jax.tree_util.tree_unflatten(structure, restored)
+        self.params, self.opt_state, self.games, self.key = (everything[k] for k in ("params", "opt_state", "games", "key"))
+        # the metrics of iterations after the checkpoint were never kept: forget their lines
+        metrics = self.out / "metrics.jsonl"
+        if metrics.exists():
+            kept = [line for line in metrics.read_text(encoding="utf-8").splitlines()
+                    if line and json.loads(line)["iteration"] <= self.iteration]
+            metrics.write_text("".join(line + "\n" for line in kept), encoding="utf-8")
+
+    def network(self) -> Network:
+        """The current network, as the agents load it, with how it was trained."""
+        config = self.config
+        about = {
+            "game": config.game, "options": config.options, "method": "Gumbel AlphaZero self-play (mctx)",
+            "command": self.command, "seed": config.seed, "iterations": self.iteration,
+            "decisions": self.decisions, "wall_seconds": round(self.seconds, 1),
+            "device": jax.devices()[0].device_kind, "jax": jax.__version__, "config": asdict(config),
+            "observation_size": int(self.env.observation_shape[0]), "actions": int(self.env.num_actions),
+        }
+        return Network({name: np.asarray(value) for name, value in jax.device_get(self.params).items()}, about)
+
+    def export(self) -> Path:
+        return self.network().save(self.out / "network")
+
+    # -- running -----------------------------------------------------------------------------------
+    def _kept(self) -> tuple[Any, ...]:
+        """The run's state after its last whole iteration (JAX arrays never
+        change in place, so keeping them costs nothing)."""
+        return (self.params, self.opt_state, self.games, self.key, self.iteration, self.decisions, self.finished,
+                self.seconds)
+
+    def step(self) -> Progress:
+        """One iteration: self-play, targets, learning."""
+        config = self.config
+        started = time.perf_counter()
+        self._whole = self._kept()
+        self.key, play_key, shuffle_key = jax.random.split(self.key, 3)
+        self.games, trajectory = self.play(self.params, self.games, play_key, steps=config.steps)
+        targets = self.value_targets(self.params, trajectory, self.games)
+        positions = config.steps * config.games
+        flat = jax.tree.map(lambda a: a.reshape((positions,) + a.shape[2:]), (
+            trajectory.observation, trajectory.legal, trajectory.policy, targets))
+        #: the iteration's positions: observations, legal masks, policy and value targets
+        self.last_positions = flat
+        losses = []
+        for epoch in range(config.epochs):
+            order = jax.random.permutation(jax.random.fold_in(shuffle_key, epoch), positions)
+            for begin in range(0, positions - config.batch + 1, config.batch):
+                chosen = order[begin:begin + config.batch]
+                batch = jax.tree.map(lambda a: a[chosen], flat)
+                self.params, self.opt_state, parts = self.learn(self.params, self.opt_state, batch)
+                losses.append(parts)
+        policy_loss, value_loss = (float(np.mean([float(p[i]) for p in losses])) for i in (0, 1))
+        self.iteration += 1
+        self.decisions += positions
+        self.finished += int(trajectory.ended.sum())
+        self.seconds += time.perf_counter() - started
+        progress = Progress(self.iteration, config.iterations, self.decisions, self.finished, policy_loss, value_loss,
+                            self.seconds)
+        self._log({"iteration": self.iteration, "decisions": self.decisions, "games": self.finished,
+                   "policy_loss": policy_loss, "value_loss": value_loss, "seconds": round(self.seconds, 2)})
+        return progress
+
+    def evaluate(self) -> dict[str, float]:
+        """The current network (``net``, NumPy) against each opponent: its score
+        (wins, shared wins counting half), seats alternating."""
+        config = self.config
+        game = tileworks.load_game(config.game, **config.options)
+        network = self.network()
+        found = {}
+        for number, opponent in enumerate(config.opponents):
+            result = evaluate_against(game, network, opponent, config.eval_games,
+                                      seed=config.seed * 1000 + self.iteration * 10 + number)
+            found[opponent] = result.score
+            self._log({"iteration": self.iteration, "opponent": opponent, "games": result.games,
+                       "score": result.score, "low": result.low, "high": result.high})
+        return found
+
+    def _log(self, line: dict[str, Any]) -> None:
+        with open(self.out / "metrics.jsonl", "a", encoding="utf-8") as out:
+            out.write(json.dumps(line) + "\n")
+
+    def run(self, report: Callable[[Progress], None] = lambda progress: None) -> Progress | None:
+        """Iterate to ``config.iterations``, checkpointing and evaluating on
+        the way; a KeyboardInterrupt checkpoints the last whole iteration
+        before it goes on up."""
+        from tileworks.learn.report import write_report
+
+        config = self.config
+        progress = None
+        try:
+            while self.iteration < config.iterations:
+                progress = self.step()
+                if config.eval_games and (self.iteration % config.eval_every == 0 or self.iteration == config.iterations):
+                    progress.evaluation = self.evaluate()
+                report(progress)
+                if self.iteration % config.checkpoint_every == 0 or self.iteration == config.iterations:
+                    self.checkpoint()
+                    write_report(self.out)
+        except KeyboardInterrupt:
+            if self.iteration == self._whole[4]:  # stopped inside an iteration: keep the last whole one
+                (self.params, self.opt_state, self.games, self.key, self.iteration, self.decisions, self.finished,
+                 self.seconds) = self._whole
+            self.checkpoint()
+            write_report(self.out)
+            raise
+        return progress
+
+
