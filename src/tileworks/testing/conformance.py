@@ -38,6 +38,7 @@ from tileworks.core import sample_chance
 __all__ = [
     "test_engines_use_only_the_standard_library",
     "test_game_api",
+    "test_no_agent_sees_hidden_information",
     "test_no_rule_step_nests_a_call_per_turn_or_round",
     "test_random_playouts",
 ]
@@ -314,6 +315,58 @@ def test_game_api(tileworks_config):
     state = game.new_initial_state()
     assert state.history() == []
     assert game.state_from_json(json.dumps(state.to_json())) == state
+
+
+#: every kind of agent, each at a budget that keeps the check quick
+AGENT_SPECS = ("random", "greedy", "mcts:iterations=15,depth=4", "net", "alpha:iterations=15")
+
+
+def agent_for(spec, game, seed):
+    """The agent of ``spec``; a learned one plays the game's own network for
+    these options, or an untrained one of the same shape when it ships none
+    (what is checked is what the agent reads, not how well it plays)."""
+    from tileworks.agents import make
+
+    agent = make(spec, seed=seed)
+    if spec.split(":")[0] in ("net", "alpha"):
+        from tileworks.agents.learned import shipped_network
+        from tileworks.agents.network import Network, init_params
+
+        try:
+            agent._network = shipped_network(game)
+        except ValueError:
+            import numpy as np
+
+            agent._network = Network(init_params(np.random.default_rng(0), game.observation_tensor_size(),
+                                                 game.num_distinct_actions(), hidden=16, blocks=1))
+    return agent
+
+
+def test_no_agent_sees_hidden_information(tileworks_config):
+    """At positions through a game, every agent, seeded alike, decides the
+    same in two states that differ only in what the mover cannot see
+    (``resample_hidden``: another deal of the tiles hidden from it)."""
+    name, config = tileworks_config
+    game = tileworks.load_game(name, **config)
+    rng = random.Random(21)
+    state = game.new_initial_state()
+    checked = 0
+    while not state.is_terminal() and checked < 4:
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        seat = state.current_player()
+        other = state.resample_hidden(seat, random.Random(checked))
+        if snapshot(other) == snapshot(state) and checked == 0:
+            return  # nothing is hidden from the mover in this game: nothing to check
+        for spec in AGENT_SPECS:
+            chosen = agent_for(spec, game, checked).step(state)
+            assert agent_for(spec, game, checked).step(other) == chosen, f"{spec} chose by what seat {seat} cannot see"
+        for _ in range(rng.randrange(1, 12)):  # on through the game
+            if state.is_terminal():
+                break
+            state.apply_action(sample_chance(state, rng) if state.is_chance_node() else rng.choice(state.legal_actions()))
+        checked += 1
 
 
 def test_engines_use_only_the_standard_library(tileworks_game):
