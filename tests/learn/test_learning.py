@@ -156,3 +156,32 @@ def _first_decision(game):
     while state.is_chance_node():
         state.apply_action(sample_chance(state, rng))
     return state
+
+
+def test_a_run_stopped_by_sigterm_or_sigint_checkpoints_and_the_same_command_resumes(tmp_path):
+    """As a scheduler stops a job, or Ctrl-C: the last whole iteration is
+    kept, and the same command carries on from it."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "run"
+    command = [sys.executable, "-m", "tileworks.cli.main", "train", "dominoes", "--out", str(out), "--iterations",
+               "1000", "--games", "8", "--steps", "4", "--simulations", "2", "--hidden", "8", "--blocks", "1",
+               "--eval-games", "0", "--checkpoint-every", "1000", "--quiet"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not (out / "metrics.jsonl").exists() or len((out / "metrics.jsonl").read_text().splitlines()) < 3:
+        assert time.monotonic() < deadline and process.poll() is None, process.communicate()
+        time.sleep(0.1)
+    process.send_signal(signal.SIGTERM)
+    stdout, _ = process.communicate(timeout=120)
+    assert process.returncode == 130 and "run the same command again to continue" in " ".join(stdout.split())
+    with np.load(out / "checkpoint.npz") as saved:
+        kept = int(saved["__progress__"][0])
+    assert kept >= 3 and len((out / "metrics.jsonl").read_text().splitlines()) >= kept
+    again = subprocess.run(command[:8] + [str(kept + 2)] + command[9:], capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    with np.load(out / "checkpoint.npz") as saved:
+        assert int(saved["__progress__"][0]) == kept + 2

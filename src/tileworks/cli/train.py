@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -54,6 +55,10 @@ def train(
         trainer = Trainer(config, out, command=shlex.join(["tileworks"] + sys.argv[1:]))
     except ValueError as exc:
         fail(str(exc))
+    # SIGTERM (a scheduler's stop, kill) and SIGINT (even where a shell started the run in the
+    # background, ignoring it) stop as Ctrl-C does: the last whole iteration is checkpointed
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     if trainer.iteration:
         console.print(_("Resuming {out} at iteration {iteration} of {iterations}.", out=out,
                         iteration=trainer.iteration, iterations=config.iterations))
