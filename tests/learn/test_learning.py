@@ -16,9 +16,10 @@ import pytest
 
 import tileworks
 from tileworks.agents import make
-from tileworks.agents.learned import AlphaAgent, NetAgent
+from tileworks.agents.learned import AlphaAgent, NetAgent, networks_of
 from tileworks.agents.network import Network, forward, init_params
 from tileworks.core import sample_chance
+from tileworks.core.registry import registered_games
 from tileworks.learn.evaluate import evaluate_against
 from tileworks.learn.train import TrainConfig, Trainer
 
@@ -185,3 +186,31 @@ def test_a_run_stopped_by_sigterm_or_sigint_checkpoints_and_the_same_command_res
     assert again.returncode == 0, again.stderr
     with np.load(out / "checkpoint.npz") as saved:
         assert int(saved["__progress__"][0]) == kept + 2
+
+
+SHIPPED = [(info.name, path, about) for info in registered_games() for path, about in networks_of(info.name)]
+
+
+@pytest.mark.parametrize("game, path, about", SHIPPED, ids=[path.stem for _, path, _ in SHIPPED])
+def test_a_shipped_network_is_small_says_how_it_was_made_and_plays_legal_moves(game, path, about):
+    """Every network a game ships: a few MB at most, its training written
+    beside it, the shapes of its game, and legal moves only, for net and
+    alpha alike, through a whole game against random (what it may read is
+    checked for every agent by the conformance suite)."""
+    assert path.stat().st_size < 4_000_000
+    for field in ("command", "seed", "iterations", "decisions", "wall_seconds", "method", "device"):
+        assert about[field] not in (None, ""), field
+    loaded = tileworks.load_game(game, **about["options"])
+    network = Network.load(path)
+    assert network.params["in/w"].shape[0] == loaded.observation_tensor_size()
+    assert network.params["policy/w"].shape[1] == loaded.num_distinct_actions()
+    for spec in ("net", "alpha:iterations=30"):
+        agents = [make(spec, seed=1), make("random", seed=2)]
+        state, rng = loaded.new_initial_state(), random.Random(3)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+                continue
+            action = agents[state.current_player()].step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
