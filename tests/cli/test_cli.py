@@ -24,6 +24,12 @@ def test_games_lists_kiln_with_its_options():
                  "azul", "tiebreak", "grey", "round_limit", "tiles", "tile_set",
                  "tuileries", "bonus_tile", "circles"):
         assert word in result.output
+    output = "\n" + result.output
+    azul = output[output.index("\nazul "):output.index("\ndominoes ")]
+    assert "mcts:beginner to mcts:expert" in azul
+    assert "strongest: alpha" in " ".join(azul.split()) and "for 2 players" in " ".join(azul.split())
+    tiles = output[output.index("\ntiles "):output.index("\ntuileries ")]
+    assert "mcts:expert" in tiles and "alpha" not in tiles  # no network trained for Tiles yet
 
 
 def test_two_random_seats_play_to_the_end_and_save_the_record(tmp_path):
@@ -87,6 +93,11 @@ def test_bad_options_and_agents_are_rejected_with_the_allowed_values():
     assert result.exit_code == 2 and "unknown option 'colour'" in result.output
     result = runner.invoke(app, ["play", "kiln", "--players", "random,random,random,random,random"])
     assert result.exit_code == 2 and "players" in result.output
+    result = runner.invoke(app, ["play", "tiles", "--players", "human,net"])  # before the game starts
+    assert result.exit_code == 2 and "tiles ships no trained network yet" in result.output
+    result = runner.invoke(app, ["play", "azul", "--players", "human,alpha,random"])
+    assert result.exit_code == 2 and "no trained network for azul with" in result.output
+    assert '"players": 3' in result.output and '"players": 2' in result.output  # what it has instead
 
 
 def test_replay_prints_the_moves_and_the_result(tmp_path):

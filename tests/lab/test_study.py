@@ -117,6 +117,14 @@ def test_a_grid_that_makes_an_invalid_game_is_refused_before_anything_runs():
         study(text)
 
 
+def test_a_learned_agent_is_refused_for_a_cell_it_has_no_network_for():
+    """KILN to 12 points has no trained network (one for 17 at most), so the
+    study stops before any game, naming the cell and the agent."""
+    with pytest.raises(StudyError, match=r"s.toml line \d+: the cell 'goal=12,.*': net cannot play it: "
+                                         r"(no trained network for kiln|kiln ships no trained network)"):
+        study(GOOD.replace('agents = ["greedy"]', 'agents = ["net"]'))
+
+
 def test_a_file_that_is_not_toml_or_has_no_lineup_is_refused(tmp_path):
     with pytest.raises(StudyError, match=r"s.toml: not valid TOML: .*line 2"):
         study('[study]\ngame = kiln\n')

@@ -66,6 +66,17 @@ def test_the_catalogue_lists_every_game_and_its_options(client):
     assert "variant" in [o["name"] for o in catalogue["azul"]["options"]]
 
 
+def test_the_catalogue_says_which_set_ups_have_a_trained_network_and_other_set_ups_refuse_the_learned_agents(api):
+    catalogue = {g["name"]: g for g in api.client.get("/api/catalogue").json()}
+    assert [trained["players"] for trained in catalogue["azul"]["networks"]] == [2]
+    assert catalogue["tiles"]["networks"] == []
+    api.create("azul", ["human", "alpha"])
+    refused = api.create("azul", ["human", "net"], status=400, variant="grey")
+    assert "no trained network for azul" in refused["error"] and '"variant": "grey"' in refused["error"]
+    refused = api.create("tiles", ["human", "alpha"], status=400)
+    assert refused["error"].startswith("seat player 'alpha': tiles ships no trained network yet")
+
+
 def test_the_games_list_shows_open_seats_and_filters_by_status(api):
     waiting = api.create("kiln", ["human", "human"])
     api.view(waiting["id"], tokens_of(waiting)[0])

@@ -147,6 +147,32 @@ def test_a_game_started_on_the_home_page_and_joined_from_the_list(server, browse
     guest.context.close()
 
 
+def test_the_strongest_computer_is_offered_where_a_network_was_trained(server, browser):
+    """Azul for 2 ships a network: its seats offer the trained network with
+    search first, above the search levels; for 3 players, or the grey wall,
+    no network fits and those two cannot be chosen."""
+    page = browser.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#game option", state="attached")
+    page.select_option("#game", "azul")
+    seat = "#seats select[name=seat1]"
+    values = page.eval_on_selector_all(seat + " option", "options => options.map((o) => o.value)")
+    assert values[2:5] == ["alpha", "net", "mcts:expert"], values
+    enabled = "(select) => [...select.options].filter((o) => !o.disabled).map((o) => o.value)"
+    assert {"alpha", "net"} <= set(page.eval_on_selector(seat, enabled))
+    page.select_option("#options [name=option-variant]", "grey")
+    assert not {"alpha", "net"} & set(page.eval_on_selector(seat, enabled))
+    page.select_option("#options [name=option-variant]", "standard")
+    page.select_option("#players", "3")
+    assert not {"alpha", "net"} & set(page.eval_on_selector(seat, enabled))
+    page.select_option("#players", "2")
+    page.select_option(seat, "alpha")
+    page.click("#create button[type=submit]")
+    page.wait_for_selector("#board svg .target")
+    assert "trained network and search" in page.inner_text("#players")
+    page.close()
+
+
 VISIBLE_TEXT = """() => {
   const copy = document.body.cloneNode(true);
   copy.querySelectorAll('[translate=no], code, script, [lang]:not([lang=ja])').forEach((e) => e.remove());

@@ -34,6 +34,7 @@ from tileworks.agents.greedy import GreedyAgent
 from tileworks.agents.learned import AlphaAgent, NetAgent
 from tileworks.agents.mcts import LEVELS, MCTSAgent
 from tileworks.agents.random_agent import RandomAgent
+from tileworks.core import Game
 
 AGENTS: dict[str, type[Agent]] = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent, "net": NetAgent,
                                   "alpha": AlphaAgent}
@@ -225,6 +226,20 @@ def make(spec: str, seed: int | None = None, *, reproducible: bool = False,
     return agent
 
 
+def check_plays(spec: str, game: Game) -> None:
+    """Refuse a spec that cannot play ``game`` with its options, before the
+    game starts (``net`` and ``alpha`` need a network trained for them).
+
+    >>> import tileworks
+    >>> check_plays("mcts:easy", tileworks.load_game("tiles"))
+    >>> check_plays("net", tileworks.load_game("azul", variant="grey"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: no trained network for azul with {"players": 2, "round_limit": 100, "tiebreak": "seed", "variant": "grey"}; it ships networks for: ...
+    """
+    make(spec).check_game(game)
+
+
 def check_reproducible(spec: str) -> None:
     """Refuse a spec whose moves depend on time (see :func:`make`)."""
     if "seconds" in parse_spec(spec)[1]:
@@ -232,4 +247,4 @@ def check_reproducible(spec: str) -> None:
                          "give iterations= instead")
 
 
-__all__ = ["AGENTS", "LEVELS", "SERVED_LIMITS", "Agent", "AlphaAgent", "GreedyAgent", "MCTSAgent", "NetAgent", "RandomAgent", "check_limits", "check_reproducible", "make", "over_limit", "parse_spec", "spec_pattern", "split_specs"]
+__all__ = ["AGENTS", "LEVELS", "SERVED_LIMITS", "Agent", "AlphaAgent", "GreedyAgent", "MCTSAgent", "NetAgent", "RandomAgent", "check_limits", "check_plays", "check_reproducible", "make", "over_limit", "parse_spec", "spec_pattern", "split_specs"]

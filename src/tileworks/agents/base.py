@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 
-from tileworks.core import State
+from tileworks.core import Game, State
 
 
 class Agent(ABC):
@@ -23,6 +23,11 @@ class Agent(ABC):
 
     def restart(self) -> None:
         self.rng = random.Random(self.seed)
+
+    def check_game(self, game: Game) -> None:
+        """Raise ``ValueError`` naming why this agent cannot play ``game``
+        (with these options); most agents play every game. Front ends ask
+        before a game starts, so a seat that cannot play is refused then."""
 
     def step(self, state: State) -> int:
         """The action this agent chooses for the player to move in ``state``."""

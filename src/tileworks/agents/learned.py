@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from tileworks.agents.base import Agent
 from tileworks.core import State, sample_chance
+from tileworks.core.i18n import _
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -67,9 +68,12 @@ def shipped_network(game: Any) -> "Network":
                 _LOADED[key] = Network.load(path)
                 break
         else:
-            have = "; ".join(json.dumps(about["options"], sort_keys=True) for _, about in found) or "none"
-            raise ValueError(f"no trained network for {game.name} with {json.dumps(game.json_options(), sort_keys=True)}; "
-                             f"it ships networks for: {have}")
+            if not found:
+                raise ValueError(_("{game} ships no trained network yet, so the learned agents (net, alpha) "
+                                   "cannot play it", game=game.name))
+            have = "; ".join(json.dumps(about["options"], sort_keys=True) for _, about in found)
+            raise ValueError(_("no trained network for {game} with {options}; it ships networks for: {have}",
+                               game=game.name, options=json.dumps(game.json_options(), sort_keys=True), have=have))
     return _LOADED[key]
 
 
@@ -79,6 +83,26 @@ class LearnedAgent(Agent):
     def __init__(self, seed: int | None = None, network: "Network | None" = None):
         super().__init__(seed)
         self._network = network
+
+    def check_game(self, game: Any) -> None:
+        """A learned agent plays only where a network fits: the game's
+        shipped one for exactly these options, or the one it was given.
+
+        >>> import tileworks
+        >>> NetAgent().check_game(tileworks.load_game("tiles"))
+        Traceback (most recent call last):
+        ...
+        ValueError: tiles ships no trained network yet, so the learned agents (net, alpha) cannot play it
+        """
+        if self._network is None:
+            shipped_network(game)
+            return
+        inputs, actions = self._network.params["in/w"].shape[0], self._network.params["policy/w"].shape[1]
+        if (inputs, actions) != (game.observation_tensor_size(), game.num_distinct_actions()):
+            raise ValueError(_("this network takes {inputs} inputs and scores {actions} actions, but {game} with "
+                               "{options} has {size} and {count}", inputs=inputs, actions=actions, game=game.name,
+                               options=json.dumps(game.json_options(), sort_keys=True),
+                               size=game.observation_tensor_size(), count=game.num_distinct_actions()))
 
     def network_for(self, state: State) -> "Network":
         return self._network if self._network is not None else shipped_network(state.game())

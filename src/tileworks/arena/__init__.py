@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import tileworks
-from tileworks.agents import check_reproducible
+from tileworks.agents import check_plays, check_reproducible
 from tileworks.arena.playing import play_seeded
 from tileworks.arena.runners import make_runner
 from tileworks.core.records import save_record
@@ -51,7 +51,9 @@ class ArenaConfig:
         if players != len(self.agents):
             raise ValueError(f"{len(self.agents)} agents need players={len(self.agents)}, not {players}")
         self.options = {**self.options, "players": len(self.agents)}
-        tileworks.load_game(self.game, **self.options)  # validates game and options now
+        game = tileworks.load_game(self.game, **self.options)  # validates game and options now
+        for spec in dict.fromkeys(self.agents):
+            check_plays(spec, game)
 
 
 def seating(config: ArenaConfig, index: int) -> list[str]:

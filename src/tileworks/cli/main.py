@@ -8,12 +8,14 @@ from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 import tileworks
-from tileworks.agents import split_specs
+from tileworks.agents import check_plays, split_specs
+from tileworks.agents.learned import networks_of
 from tileworks.cli.errors import fail
-from tileworks.cli.play import TerminalGame, parse_seats
+from tileworks.cli.play import HUMAN, TerminalGame, parse_seats
 from tileworks.cli.replay import print_record, step_through
 from tileworks.cli.study import app as study_app
 from tileworks.cli.train import train as train_command
@@ -33,8 +35,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(study_app, name="study")
-app.command("train", help=_("Train a network for a game by self-play on its JAX engine (Gumbel AlphaZero); "
-                            "resumable, with a report. Needs tileworks[jax].")) (train_command)
+app.command("train", help=escape(_("Train a network for a game by self-play on its JAX engine (Gumbel AlphaZero); "
+                                   "resumable, with a report. Needs tileworks[jax].")))(train_command)
 
 
 @app.callback()
@@ -95,12 +97,22 @@ def games() -> None:
             shown = ",".join(map(str, default)) or _("none") if isinstance(default, tuple) else str(default)
             table.add_row(option["name"], shown, option["allowed"], option["doc"])
         console.print(table)
+        trained = [", ".join(f"{key}={value}" for key, value in about["options"].items() if key != "players" and
+                             value != game_info(entry["name"]).options.defaults().get(key))
+                   or _("{players} players", players=about["options"]["players"])
+                   for _path, about in networks_of(entry["name"])]
+        console.print("  " + _("computer players: random, greedy, mcts:beginner to mcts:expert"), highlight=False)
+        if trained:
+            console.print("  " + _("strongest: alpha (search with a trained network; net: the network alone), for {setups}",
+                                   setups="; ".join(trained)), highlight=False)
 
 
 @app.command(help=_("Play a game in the terminal."))
 def play(
     game: Annotated[str, typer.Argument(help=_("game name (see `tileworks games`)"))],
-    players: Annotated[str, typer.Option("--players", "-p", help=_("comma-separated seats: human or an agent spec"))] = "human,random",
+    players: Annotated[str, typer.Option("--players", "-p", help=_("comma-separated seats: human, or a computer player: random, greedy, mcts:beginner to "
+                                                                             "mcts:expert, or the strongest, alpha, where the game ships a trained network "
+                                                                             "(see `tileworks games`)"))] = "human,random",
     option: Annotated[list[str], typer.Option("--option", "-o", help=_("game option KEY=VALUE (repeatable)"))] = [],  # noqa: B006
     seed: Annotated[Optional[int], typer.Option(help=_("seed for chance and agents"))] = None,
     record: Annotated[Optional[Path], typer.Option(help=_("save the game record to this file"))] = None,
@@ -113,6 +125,9 @@ def play(
                                count=len(seats), players=values["players"]))
         values["players"] = len(seats)
         loaded = tileworks.load_game(game, **values)
+        for spec in dict.fromkeys(seats):
+            if spec != HUMAN:
+                check_plays(spec, loaded)
     except ValueError as exc:
         _fail(str(exc))
     TerminalGame(loaded, seats, seed=seed, record=record).play()

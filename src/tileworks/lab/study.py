@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 import tileworks
-from tileworks.agents import check_reproducible
+from tileworks.agents import check_plays, check_reproducible
 from tileworks.core.registry import game_info
 
 #: every measure a study may ask for (see tileworks.lab.measures)
@@ -334,9 +334,15 @@ class _Checker:
         """Every cell must make a valid game, and rotate its seats evenly."""
         for cell in study.cells():
             try:
-                tileworks.load_game(study.game, **cell.options)
+                game = tileworks.load_game(study.game, **cell.options)
             except ValueError as exc:
                 raise self.fail(f"the cell {cell.key!r} makes no valid game: {exc}", "grid" if study.grid else "options") from None
+            for spec in dict.fromkeys(cell.lineup.agents):
+                try:
+                    check_plays(spec, game)
+                except ValueError as exc:
+                    raise self.fail(f"the cell {cell.key!r}: {spec} cannot play it: {exc}", "lineups", "agents",
+                                    study.lineups.index(cell.lineup)) from None
             games = cell.games(study)
             if len(set(cell.lineup.agents)) > 1 and games % cell.players:
                 where = ("lineups", "games", study.lineups.index(cell.lineup)) if cell.lineup.games else ("study", "games")

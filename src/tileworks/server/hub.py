@@ -34,7 +34,7 @@ import tileworks
 from tileworks.core.scoring import breakdown, recording, totals_by_kind
 from tileworks.core.i18n import _, current_language, gettext, language
 from tileworks.core.registry import registered_games
-from tileworks.agents import SERVED_LIMITS, Agent, make, over_limit, parse_spec
+from tileworks.agents import SERVED_LIMITS, Agent, check_plays, make, over_limit, parse_spec
 from tileworks.core import SPECTATOR, IllegalActionError, State, sample_chance
 from tileworks.core.records import make_record
 from tileworks.core.text import seat_name
@@ -254,6 +254,10 @@ class Hub:
                     raise ServerError(400, _("seat player {player}: {parameter} is at most {limit} on this server "
                                              "(the strongest level's budget)",
                                              player=repr(player), parameter=found[0], limit=f"{found[1]:g}"))
+                try:
+                    check_plays(player, game)
+                except ValueError as error:
+                    raise ServerError(400, _("seat player {player}: {error}", player=repr(player), error=error)) from None
         if rated:
             _check_rated(players, public, account, rematch_of)
         seed = secrets.token_hex(16)

@@ -26,11 +26,41 @@ function drawSeats() {
     const select = document.createElement("select");
     select.name = "seat" + i;
     select.append(option("human", _("human (this screen)")), option("open", _("human (open: anyone may join)")));
-    for (const level of Object.keys(LEVELS)) select.append(option("mcts:" + level, agentName("mcts:" + level)));
+    // the strongest first: search guided by a trained network, where the game ships one
+    for (const spec of LEARNED) select.append(option(spec, agentName(spec)));
+    for (const level of Object.keys(LEVELS).reverse()) select.append(option("mcts:" + level, agentName("mcts:" + level)));
     select.append(option("greedy", agentName("greedy")), option("random", agentName("random")));
     if (i > 0) select.value = "mcts:medium";
     label.append(select);
     seats.append(label);
+  }
+  offerLearned();
+}
+
+const LEARNED = ["alpha", "net"];
+
+// whether the game ships a network for the players and options now chosen
+function networkFits(game) {
+  const players = Number($("players").value);
+  return (game.networks || []).some((trained) => trained.players === players && game.options.every((o) => {
+    if (o.name === "players" || !(o.name in trained)) return true;
+    const chosen = optionValue(o);
+    if (chosen === undefined) return JSON.stringify(o.default) === JSON.stringify(trained[o.name]);
+    if (o.kind === "subset") return JSON.stringify([...chosen].sort()) === JSON.stringify([...trained[o.name]].sort());
+    return String(chosen) === String(trained[o.name]);
+  }));
+}
+
+// the learned levels can be chosen only where a network was trained for the set-up
+function offerLearned() {
+  const fits = networkFits(currentGame());
+  for (const select of document.querySelectorAll("#seats select")) {
+    for (const spec of LEARNED) {
+      const item = select.querySelector("option[value='" + spec + "']");
+      item.disabled = !fits;
+      item.title = fits ? "" : _("no trained network for these players and options");
+    }
+    if (select.selectedOptions[0].disabled) select.value = "mcts:expert";
   }
 }
 
@@ -228,6 +258,7 @@ function gameItem(g, path) {
 }
 
 $("game").addEventListener("change", drawGame);
+$("options").addEventListener("change", offerLearned);
 $("players").addEventListener("change", drawSeats);
 $("create").addEventListener("submit", async (event) => {
   event.preventDefault();
