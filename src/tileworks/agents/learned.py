@@ -6,7 +6,8 @@
   iteration deals the hidden tiles anew for the mover (``resample_hidden``,
   as ``mcts`` does, so it never sees a hidden hand), walks the tree by the
   network's prior and the values found, asks the network for a new leaf's
-  value, and backs it up; chance is sampled on the way. Budget:
+  value, and backs it up, each seat choosing by its own value (max-n, so
+  three and four seats search as two do); chance is sampled on the way. Budget:
   ``iterations`` and/or ``seconds`` (whichever ends first).
 
 Both read only the mover's observation tensor, which holds only what that
@@ -107,16 +108,18 @@ class LearnedAgent(Agent):
     def network_for(self, state: State) -> "Network":
         return self._network if self._network is not None else shipped_network(state.game())
 
-    def ask(self, state: State, legal: list[int]) -> tuple["np.ndarray", float]:
-        """The network's probabilities over ``legal`` (in their order) and its
-        value for the seat to move, from that seat's observation alone."""
+    def ask(self, state: State, legal: list[int]) -> tuple["np.ndarray", list[float]]:
+        """The network's probabilities over ``legal`` (in their order) and
+        every seat's value (by seat number), from the mover's observation alone."""
         import numpy as np
+
+        from tileworks.agents.network import seat_values
 
         mover = state.current_player()
         logits, value = self.network_for(state).evaluate(state.observation_tensor(mover))
         chosen = logits[legal].astype(np.float64)
         chosen = np.exp(chosen - chosen.max())
-        return chosen / chosen.sum(), float(value)
+        return chosen / chosen.sum(), seat_values(value, mover, state.game().num_players())
 
 
 class NetAgent(LearnedAgent):
@@ -190,9 +193,8 @@ class AlphaAgent(LearnedAgent):
             mover = state.current_player()
             legal = state.legal_actions()
             if node.priors is None:  # a new leaf: the network's prior and value
-                probabilities, value = self.ask(state, legal)
+                probabilities, values = self.ask(state, legal)
                 node.priors = dict(zip(legal, probabilities.tolist()))
-                values = [value if seat == mover else -value for seat in range(len(state.returns()))]
                 break
             scale = self.c * math.sqrt(node.visits + 1)
             best, action = -math.inf, legal[0]

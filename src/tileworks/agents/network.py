@@ -5,7 +5,11 @@ JAX) both run.
 A network reads a seat's observation tensor (the game's
 ``observation_tensor``) and gives a logit for every action id and a value
 in [-1, 1]: the seat's expected result, from a loss (-1) through a shared
-or drawn game (0) to a win (1). It is a residual MLP::
+or drawn game (0) to a win (1). A network for two seats gives the mover's
+value alone (the other seat's is its negation); one for three or more
+gives a value for every seat, counted from the mover (``[..., seats]``:
+the mover, the next seat, ...), as each seat's result is its own. It is a
+residual MLP::
 
     x = relu(obs @ W_in + b_in)
     x = x + W2 relu(W1 norm(x) + b1) + b2          (for each block)
@@ -39,10 +43,11 @@ EPSILON = 1e-5
 
 
 def init_params(rng: Any, observation_size: int, actions: int, hidden: int = 256, blocks: int = 2,
-                value_hidden: int = 64) -> dict[str, np.ndarray]:
+                value_hidden: int = 64, seats: int = 2) -> dict[str, np.ndarray]:
     """A new network's arrays (NumPy, float32), He-initialised; ``rng`` is a
     ``numpy.random.Generator``. The policy layer starts at zero: every legal
-    action equally likely at first."""
+    action equally likely at first. ``seats``: 2 gives one value (the
+    mover's), more give one for each seat."""
 
     def dense(fan_in: int, fan_out: int, scale: float = 1.0) -> np.ndarray:
         return (rng.standard_normal((fan_in, fan_out)) * scale * np.sqrt(2.0 / fan_in)).astype(np.float32)
@@ -59,9 +64,31 @@ def init_params(rng: Any, observation_size: int, actions: int, hidden: int = 256
         "out/norm/scale": np.ones(hidden, np.float32), "out/norm/bias": np.zeros(hidden, np.float32),
         "policy/w": np.zeros((hidden, actions), np.float32), "policy/b": np.zeros(actions, np.float32),
         "value/w1": dense(hidden, value_hidden), "value/b1": np.zeros(value_hidden, np.float32),
-        "value/w2": dense(value_hidden, 1, scale=0.1), "value/b2": np.zeros(1, np.float32),
+        "value/w2": dense(value_hidden, value_outputs(seats), scale=0.1),
+        "value/b2": np.zeros(value_outputs(seats), np.float32),
     })
     return params
+
+
+def value_outputs(seats: int) -> int:
+    """How many values a network for ``seats`` seats gives: one for two (zero-sum), else one a seat."""
+    return 1 if seats == 2 else seats
+
+
+def seat_values(value: Any, mover: int, seats: int) -> list[float]:
+    """Every seat's value, by seat number, from one position's network value
+    for ``mover`` (a number for two seats, a vector counted from the mover
+    for more).
+
+    >>> seat_values(0.5, mover=1, seats=2)
+    [-0.5, 0.5]
+    >>> seat_values(np.array([0.9, -0.2, -0.7]), mover=2, seats=3)
+    [-0.2, -0.7, 0.9]
+    """
+    if seats == 2:
+        value = float(value)
+        return [value if seat == mover else -value for seat in range(2)]
+    return [float(value[(seat - mover) % seats]) for seat in range(seats)]
 
 
 def blocks_of(params: dict[str, Any]) -> int:
@@ -75,8 +102,9 @@ def _norm(x: Any, scale: Any, bias: Any, xp: Any) -> Any:
 
 
 def forward(params: dict[str, Any], observation: Any, xp: Any) -> tuple[Any, Any]:
-    """Logits ``[..., actions]`` and values ``[...]`` for observations
-    ``[..., observation_size]``, computed with the array module ``xp``."""
+    """Logits ``[..., actions]`` and values ``[...]`` (two seats) or
+    ``[..., seats]`` for observations ``[..., observation_size]``, computed
+    with the array module ``xp``."""
     relu = lambda a: xp.maximum(a, 0)  # noqa: E731
     x = relu(observation @ params["in/w"] + params["in/b"])
     for i in range(blocks_of(params)):
@@ -86,7 +114,7 @@ def forward(params: dict[str, Any], observation: Any, xp: Any) -> tuple[Any, Any
     x = relu(_norm(x, params["out/norm/scale"], params["out/norm/bias"], xp))
     logits = x @ params["policy/w"] + params["policy/b"]
     value = xp.tanh(relu(x @ params["value/w1"] + params["value/b1"]) @ params["value/w2"] + params["value/b2"])
-    return logits, value[..., 0]
+    return logits, value[..., 0] if value.shape[-1] == 1 else value
 
 
 def masked(logits: Any, legal: Any, xp: Any) -> Any:

@@ -37,13 +37,15 @@ class Result:
 
 
 def evaluate_against(game: Any, network: Network, opponent: str, games: int, seed: int) -> Result:
-    """Play ``games`` games of two seats: the network in seat ``i % 2`` of game ``i``."""
+    """Play ``games`` games: the network in seat ``i % seats`` of game ``i``,
+    the opponent in every other seat (so with three or more seats an even
+    match scores 1/seats)."""
     total = 0.0
+    seats = game.num_players()
     for index in range(games):
-        seat = index % 2
-        mine = NetAgent(seed=seed * 101 + index, network=network)
-        theirs = make(opponent, seed=seed * 103 + index, reproducible=True)
-        agents = [mine, theirs] if seat == 0 else [theirs, mine]
+        seat = index % seats
+        theirs = [make(opponent, seed=seed * 103 + index + 1_000_003 * k, reproducible=True) for k in range(seats - 1)]
+        agents = theirs[:seat] + [NetAgent(seed=seed * 101 + index, network=network)] + theirs[seat:]
         rng = random.Random(seed * 107 + index)
         state = game.new_initial_state()
         while not state.is_terminal():

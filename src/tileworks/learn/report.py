@@ -47,7 +47,8 @@ def write_report(out: str | Path) -> Path:
         x = [by_iteration[row["iteration"]] for row in rows]
         scores.plot(x, [row["score"] for row in rows], marker="o", label=f"against {opponent}")
         scores.fill_between(x, [row["low"] for row in rows], [row["high"] for row in rows], alpha=0.15)
-    scores.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
+    even = 1 / config["options"].get("players", 2)  # an even match: the network against the rest of the table
+    scores.axhline(even, color="grey", linewidth=0.8, linestyle="--")
     scores.set_ylim(0, 1)
     scores.set_xlabel("self-play decisions")
     scores.set_ylabel("score of the network alone (net), 95% interval")
@@ -66,7 +67,10 @@ def write_report(out: str | Path) -> Path:
              f"training time: {last.get('seconds', 0.0) / 60:.1f} min",
              f"- settings: {json.dumps(config, sort_keys=True)}",
              f"- last losses: policy {last.get('policy_loss', float('nan')):.3f}, "
-             f"value {last.get('value_loss', float('nan')):.3f}", "", "| iteration | opponent | games | score | 95% |",
+             f"value {last.get('value_loss', float('nan')):.3f}",
+             f"- score: the network alone (net) in one seat, the opponent in every other seat "
+             f"(an even match scores {even:.2f}); a win 1, a shared win 1/k", "",
+             "| iteration | opponent | games | score | 95% |",
              "|---:|---|---:|---:|---|"]
     lines += [f"| {row['iteration']} | {row['opponent']} | {row['games']} | {row['score']:.3f} | "
               f"{row['low']:.3f}–{row['high']:.3f} |" for row in evaluations]

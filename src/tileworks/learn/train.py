@@ -76,9 +76,6 @@ class TrainConfig:
     def __post_init__(self) -> None:
         self.options = tileworks.load_game(self.game, **self.options).options()
         self.opponents = tuple(self.opponents)
-        if self.options.get("players", 2) != 2:
-            raise ValueError(f"tileworks train trains two-player set-ups (its search keeps one value per "
-                             f"position, for two seats); {self.game} with players={self.options['players']} is not one")
         for name in ("games", "steps", "simulations", "considered", "hidden", "blocks", "batch", "epochs",
                      "iterations", "checkpoint_every", "eval_every"):
             if getattr(self, name) < 1:
@@ -140,7 +137,7 @@ class Trainer:
         key = jax.random.PRNGKey(config.seed)
         key, games_key = jax.random.split(key)
         params = init_params(np.random.default_rng(config.seed), self.env.observation_shape[0], self.env.num_actions,
-                             config.hidden, config.blocks)
+                             config.hidden, config.blocks, seats=self.env.num_players)
         self.params = jax.tree.map(jnp.asarray, params)
         self.opt_state = self.optimiser.init(self.params)
         self.games = jax.jit(jax.vmap(self.env.init))(jax.random.split(games_key, config.games))
