@@ -103,7 +103,7 @@ def games() -> None:
                    for _path, about in networks_of(entry["name"])]
         console.print("  " + _("computer players: random, greedy, mcts:beginner to mcts:expert"), highlight=False)
         if trained:
-            console.print("  " + _("strongest: alpha (search with a trained network; net: the network alone), for {setups}",
+            console.print("  " + _("top level: alpha (search with a trained network; net: the network alone), for {setups}",
                                    setups="; ".join(trained)), highlight=False)
 
 
@@ -111,7 +111,7 @@ def games() -> None:
 def play(
     game: Annotated[str, typer.Argument(help=_("game name (see `tileworks games`)"))],
     players: Annotated[str, typer.Option("--players", "-p", help=_("comma-separated seats: human, or a computer player: random, greedy, mcts:beginner to "
-                                                                             "mcts:expert, or the strongest, alpha, where the game ships a trained network "
+                                                                             "mcts:expert, or the top level, alpha, where the game ships a trained network "
                                                                              "(see `tileworks games`)"))] = "human,random",
     option: Annotated[list[str], typer.Option("--option", "-o", help=_("game option KEY=VALUE (repeatable)"))] = [],  # noqa: B006
     seed: Annotated[Optional[int], typer.Option(help=_("seed for chance and agents"))] = None,
