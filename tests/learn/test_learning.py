@@ -128,6 +128,15 @@ def test_three_seats_train_a_value_for_each_seat(tmp_path):
     assert Network.load(tmp_path / "network").params["value/w2"].shape[1] == 3
 
 
+def test_a_network_for_other_seats_or_another_game_is_refused_by_name():
+    two_seats = untrained("azul", {})
+    with pytest.raises(ValueError, match="this network has 1 value outputs, but azul for 3 players needs 3"):
+        NetAgent(network=two_seats).check_game(tileworks.load_game("azul", players=3))
+    with pytest.raises(ValueError, match="this network takes 384 inputs and scores 185 actions, but dominoes"):
+        NetAgent(network=two_seats).check_game(tileworks.load_game("dominoes"))
+    NetAgent(network=two_seats).check_game(tileworks.load_game("azul"))
+
+
 def test_seat_values_read_a_network_from_the_movers_side():
     from tileworks.agents.network import seat_values
 

@@ -99,6 +99,13 @@ class LearnedAgent(Agent):
             shipped_network(game)
             return
         inputs, actions = self._network.params["in/w"].shape[0], self._network.params["policy/w"].shape[1]
+        from tileworks.agents.network import value_outputs
+
+        values = self._network.params["value/w2"].shape[1]
+        if values != value_outputs(game.num_players()):
+            raise ValueError(_("this network has {values} value outputs, but {game} for {players} players "
+                               "needs {needed}", values=values, game=game.name, players=game.num_players(),
+                               needed=value_outputs(game.num_players())))
         if (inputs, actions) != (game.observation_tensor_size(), game.num_distinct_actions()):
             raise ValueError(_("this network takes {inputs} inputs and scores {actions} actions, but {game} with "
                                "{options} has {size} and {count}", inputs=inputs, actions=actions, game=game.name,

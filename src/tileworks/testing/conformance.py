@@ -338,7 +338,8 @@ def agent_for(spec, game, seed):
             import numpy as np
 
             agent._network = Network(init_params(np.random.default_rng(0), game.observation_tensor_size(),
-                                                 game.num_distinct_actions(), hidden=16, blocks=1))
+                                                 game.num_distinct_actions(), hidden=16, blocks=1,
+                                                 seats=game.num_players()))
     return agent
 
 
