@@ -106,11 +106,16 @@ def _wait_for_games(out: Path, seconds: float = 60) -> None:
     raise AssertionError("the study finished no game in time")
 
 
+#: the long study's games: enough that a signal sent once the first are saved always
+#: lands before the last (400 did not: on a quick run they all finished first)
+LONG = 1000
+
+
 def _long_study(tmp_path: Path) -> Path:
     from tests.lab.conftest import SMALL
 
     path = tmp_path / "long.toml"
-    path.write_text(SMALL.replace("games = 6", "games = 100"), encoding="utf-8")
+    path.write_text(SMALL.replace("games = 6", f"games = {LONG // 4}"), encoding="utf-8")
     return path
 
 
@@ -118,18 +123,18 @@ def test_a_run_killed_with_sigkill_continues_without_losing_or_repeating_a_game(
     path, out = _long_study(tmp_path), tmp_path / "out"
     process = _study_process(path, out, workers=2)
     _wait_for_games(out)
-    time.sleep(0.1)  # a few more games: on a fast machine the 400 take a few seconds in all
+    time.sleep(0.1)  # a few more games
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
     with duckdb.connect(str(out / "results.duckdb"), read_only=True) as db:
         stored = {key for key in db.execute("SELECT cell_key, game_index FROM games").fetchall()}
     journal = [json.loads(line) for line in (out / "journal.jsonl").read_text().splitlines() if line.endswith("}")]
     saved = stored | {(row["cell_key"], row["game_index"]) for row in journal}
-    assert 0 < len(saved) < 400
+    assert 0 < len(saved) < LONG
     summary = run_study(load_study(path), out, workers=2)
-    assert summary["resumed"] == len(saved) and summary["played"] == 400 - len(saved)
+    assert summary["resumed"] == len(saved) and summary["played"] == LONG - len(saved)
     rows = results(out)
-    assert len(rows) == len(set(rows)) == 400
+    assert len(rows) == len(set(rows)) == LONG
     assert rows == results_of_a_clean_run(path, tmp_path)
 
 
@@ -146,8 +151,8 @@ def test_ctrl_c_keeps_the_finished_games_and_says_how_to_continue(tmp_path):
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130
     summary = run_study(load_study(path), out, workers=2)
-    assert summary["resumed"] > 0 and summary["resumed"] + summary["played"] == 400
-    assert len(set(results(out))) == 400
+    assert summary["resumed"] > 0 and summary["resumed"] + summary["played"] == LONG
+    assert len(set(results(out))) == LONG
 
 
 def _children(pid: int) -> list[int]:
@@ -164,7 +169,7 @@ def test_a_lost_worker_stops_the_run_which_then_continues(tmp_path):
     _, err = process.communicate(timeout=60)
     assert process.returncode == 2 and "a worker process was lost" in " ".join(err.split())
     summary = run_study(load_study(path), out, workers=2)
-    assert summary["resumed"] > 0 and len(set(results(out))) == 400
+    assert summary["resumed"] > 0 and len(set(results(out))) == LONG
 
 
 def test_any_game_replays_alone_from_its_seed(small_study, tmp_path):
