@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -40,6 +41,9 @@ def run(
     from tileworks.lab.study import StudyError, load_study
 
     console = Console()
+    # Ctrl-C stops the run with the games so far saved, also where a shell started it in the
+    # background (which starts it with SIGINT ignored)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         study = load_study(file)
         count = workers or os.cpu_count() or 1
