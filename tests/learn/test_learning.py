@@ -17,7 +17,7 @@ import pytest
 import tileworks
 from tileworks.agents import make
 from tileworks.agents.learned import AlphaAgent, NetAgent, networks_of
-from tileworks.agents.network import Network, forward, init_params
+from tileworks.agents.network import Network, blocks_of, forward, init_params
 from tileworks.core import sample_chance
 from tileworks.core.registry import registered_games
 from tileworks.learn.evaluate import evaluate_against
@@ -35,6 +35,41 @@ def test_numpy_computes_the_network_jax_trains():
     logits, value = forward(params, observation, np)
     jax_logits, jax_value = jax.jit(lambda p, o: forward(p, o, jnp))(jax.tree.map(jnp.asarray, params), observation)
     assert np.allclose(logits, np.asarray(jax_logits), atol=1e-4) and np.allclose(value, np.asarray(jax_value), atol=1e-5)
+
+
+def test_a_board_network_in_numpy_is_the_one_jax_trains_and_scores_every_placement():
+    """Tiles' board network: the NumPy and JAX outputs agree, and a placement
+    action's logit is read at its cell (a tile placed on the board moves
+    the logits of the cells around it, and no others)."""
+    game = tileworks.load_game("tiles")
+    board = game.board_layout()
+    network = Network.untrained(game, hidden=8, seed=1)
+    params = {k: v + np.random.default_rng(4).normal(0, 0.1, v.shape).astype(np.float32)
+              for k, v in network.params.items()}
+    observation = np.zeros((2, game.observation_tensor_size()), np.float32)
+    cells = board["height"] * board["width"]
+    observation[1, 20 * board["width"] + 30] = 1.0  # side N, first colour, at row 20, column 30
+    logits, value = forward(params, observation, np, board)
+    jax_logits, jax_value = jax.jit(lambda p, o: forward(p, o, jnp, board))(jax.tree.map(jnp.asarray, params),
+                                                                           observation)
+    assert logits.shape == (2, game.num_distinct_actions()) and value.shape == (2,)
+    assert np.allclose(logits, np.asarray(jax_logits), atol=1e-4) and np.allclose(value, np.asarray(jax_value), atol=1e-5)
+    per_cell = (logits[1, :cells * board["channels"]] - logits[0, :cells * board["channels"]]).reshape(
+        board["height"], board["width"], board["channels"])
+    moved = np.argwhere(np.abs(per_cell).max(axis=2) > 1e-6)
+    assert len(moved) and np.abs(moved - [20, 30]).max() <= 1 + 2 * blocks_of(params)  # 3 x 3 convolutions
+
+
+def test_search_slots_hold_the_likeliest_legal_actions():
+    from tileworks.learn.selfplay import candidates
+
+    lowest = float(jnp.finfo(jnp.float32).min)
+    logits = jnp.array([[0.5, lowest, 2.0, -1.0, lowest], [lowest, lowest, 3.0, lowest, lowest]])
+    top, ids = candidates(logits, 3)
+    assert ids.tolist() == [[2, 0, 3], [2, -1, -1]]  # every legal action where they fit, -1 for empty slots
+    assert top[0].tolist() == [2.0, 0.5, -1.0]
+    top, ids = candidates(logits, 2)
+    assert ids.tolist() == [[2, 0], [2, -1]]  # the likeliest where they do not
 
 
 def test_a_network_is_saved_small_and_loads_to_the_same_outputs(tmp_path):
@@ -56,15 +91,19 @@ TINY_RUNS = [
     ("azul", {}, dict(games=64, steps=16, simulations=8, iterations=30), True),
     ("kiln", {"goal": 6}, dict(games=64, steps=32, simulations=8, iterations=12), False),
     ("tuileries", {}, dict(games=32, steps=16, simulations=8, iterations=8), False),
+    # a board network searching 512 slots of 212,089 action ids
+    ("tiles", {}, dict(games=16, steps=8, simulations=4, iterations=3, hidden=8), False),
 ]
 
 
-def loss_on(params, positions):
+def loss_on(params, positions, board=None):
     """The training loss (policy cross-entropy plus value squared error) of
-    ``params`` on ``positions`` (observations, legal masks, policy and value
-    targets), computed in NumPy."""
+    ``params`` on ``positions`` (observations, legal masks or the search's
+    candidate ids, policy and value targets), computed in NumPy."""
     observation, legal, policy, target = (np.asarray(a) for a in positions)
-    logits, values = forward(jax.device_get(params), observation, np)
+    logits, values = forward(jax.device_get(params), observation, np, board)
+    if legal.dtype != bool:  # slots: the policy is over the candidates
+        logits, legal = np.take_along_axis(logits, np.maximum(legal, 0), axis=1), legal >= 0
     logits = np.where(legal, logits, -1e30)
     logits = logits - logits.max(axis=1, keepdims=True)
     log_probabilities = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
@@ -82,7 +121,8 @@ def test_a_tiny_training_run_lowers_its_loss_and_learns(game, options, sizes, be
     trainer.run()
     # on the positions of its last iteration, the trained network fits the search's policy and the outcomes
     # better than the untrained one did
-    assert loss_on(trainer.params, trainer.last_positions) < loss_on(untrained, trainer.last_positions)
+    board = trainer.board
+    assert loss_on(trainer.params, trainer.last_positions, board) < loss_on(untrained, trainer.last_positions, board)
     network = Network.load(tmp_path / "network")
     assert network.about["game"] == game and network.about["iterations"] == iterations
     assert (tmp_path / "report.png").stat().st_size > 10_000 and "| iteration |" in (tmp_path / "report.md").read_text()
@@ -146,13 +186,11 @@ def test_seat_values_read_a_network_from_the_movers_side():
 
 
 def untrained(game, options):
-    info = tileworks.load_game(game, **options)
-    return Network(init_params(np.random.default_rng(0), info.observation_tensor_size(), info.num_distinct_actions(),
-                               hidden=32, blocks=1, seats=info.num_players()))
+    return Network.untrained(tileworks.load_game(game, **options), hidden=32)
 
 
-@pytest.mark.parametrize("game, options", [("dominoes", {}), ("tuileries", {}), ("azul", {"players": 3})],
-                         ids=["dominoes", "tuileries", "azul-3"])
+@pytest.mark.parametrize("game, options", [("dominoes", {}), ("tuileries", {}), ("azul", {"players": 3}),
+                                           ("tiles", {})], ids=["dominoes", "tuileries", "azul-3", "tiles"])
 @pytest.mark.parametrize("agent", ["net", "alpha"])
 def test_the_learned_agents_play_legal_moves_from_what_the_seat_sees(game, options, agent):
     network = untrained(game, options)
@@ -180,12 +218,13 @@ def test_the_learned_agents_play_legal_moves_from_what_the_seat_sees(game, optio
 
 
 def test_a_game_without_a_network_for_its_options_says_which_it_has():
-    with pytest.raises(ValueError, match=r"tiles ships no trained network yet"):
-        make("net").step(_first_decision("tiles"))
+    with pytest.raises(ValueError, match=r"no trained network for azul with .*\"variant\": \"grey\".* it ships "
+                                         r"networks for: .*\"players\": 2"):
+        make("net").step(_first_decision("azul", variant="grey"))
 
 
-def _first_decision(game):
-    state = tileworks.load_game(game).new_initial_state()
+def _first_decision(game, **options):
+    state = tileworks.load_game(game, **options).new_initial_state()
     rng = random.Random(1)
     while state.is_chance_node():
         state.apply_action(sample_chance(state, rng))
@@ -235,8 +274,8 @@ def test_a_shipped_network_is_small_says_how_it_was_made_and_plays_legal_moves(g
         assert about[field] not in (None, ""), field
     loaded = tileworks.load_game(game, **about["options"])
     network = Network.load(path)
-    assert network.params["in/w"].shape[0] == loaded.observation_tensor_size()
-    assert network.params["policy/w"].shape[1] == loaded.num_distinct_actions()
+    assert network.board == loaded.board_layout()
+    assert network.sizes()[:2] == (loaded.observation_tensor_size(), loaded.num_distinct_actions())
     for spec in ("net", "alpha:iterations=30"):
         agents = [make(spec, seed=1), make("random", seed=2)]
         state, rng = loaded.new_initial_state(), random.Random(3)

@@ -98,10 +98,9 @@ class LearnedAgent(Agent):
         if self._network is None:
             shipped_network(game)
             return
-        inputs, actions = self._network.params["in/w"].shape[0], self._network.params["policy/w"].shape[1]
         from tileworks.agents.network import value_outputs
 
-        values = self._network.params["value/w2"].shape[1]
+        inputs, actions, values = self._network.sizes()
         if values != value_outputs(game.num_players()):
             raise ValueError(_("this network has {values} value outputs, but {game} for {players} players "
                                "needs {needed}", values=values, game=game.name, players=game.num_players(),

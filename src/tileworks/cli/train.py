@@ -24,7 +24,8 @@ def train(
     games: Annotated[int, typer.Option(help=_("self-play games played side by side"))] = 128,
     steps: Annotated[int, typer.Option(help=_("decisions each game plays per iteration"))] = 32,
     simulations: Annotated[int, typer.Option(help=_("simulations of the Gumbel search at each decision"))] = 16,
-    hidden: Annotated[int, typer.Option(help=_("width of the network"))] = 256,
+    hidden: Annotated[Optional[int], typer.Option(help=_("width of the network (default 256; 32 channels a cell for a board network)"))] = None,
+    slots: Annotated[Optional[int], typer.Option(help=_("candidate actions a search node keeps (default: all, or the likeliest 512 where a game has over 4,096 action ids)"))] = None,
     blocks: Annotated[int, typer.Option(help=_("residual blocks of the network"))] = 2,
     learning_rate: Annotated[float, typer.Option(help=_("Adam's learning rate"))] = 1e-3,
     batch: Annotated[int, typer.Option(help=_("positions per optimiser step"))] = 512,
@@ -48,7 +49,7 @@ def train(
 
     try:
         config = TrainConfig(game, parse_options(game, option or []), seed=seed, games=games, steps=steps,
-                             simulations=simulations, considered=min(16, simulations), hidden=hidden, blocks=blocks,
+                             simulations=simulations, considered=min(16, simulations), hidden=hidden, slots=slots, blocks=blocks,
                              learning_rate=learning_rate, batch=min(batch, games * steps), iterations=iterations,
                              checkpoint_every=checkpoint_every, eval_every=eval_every, eval_games=eval_games,
                              opponents=tuple(split_specs(opponents)))

@@ -68,6 +68,18 @@ class Game(ABC):
         """Shape of ``State.observation_tensor``: flat, one dimension."""
         return [self.observation_tensor_size()]
 
+    def board_layout(self) -> dict[str, int] | None:
+        """Where the observation is a board and the actions place on it, for
+        networks that read it as one (convolutions); ``None`` where it is not.
+
+        A layout ``{"planes": P, "height": H, "width": W, "channels": C}``
+        says that the observation starts with ``P`` planes of ``H x W`` cells
+        (plane by plane, each row by row; the rest holds whatever is not on
+        the board), and that the actions start with ``C`` for each of those
+        cells (cell by cell: cell ``i``'s are ``i * C .. i * C + C - 1``; any
+        actions after them are not tied to a cell)."""
+        return None
+
     def options(self) -> dict[str, Any]:
         """The resolved options, defaults included (a copy)."""
         return dict(self._options)

@@ -19,6 +19,14 @@ where the same side moves again (an extra turn, a turn of several
 decisions). With two seats this is the usual zero-sum search. The value
 targets keep every seat's own result, so the network learns each seat's
 chances, which the ``alpha`` agent's max-n search then uses.
+
+**Slots.** Where a game has too many action ids for the search's tree to
+keep a statistic for each (Tiles: 212,089, of which a few hundred are legal
+at once), the search runs over ``slots`` candidates a node instead: the
+legal actions the network thinks likeliest, all of them wherever there are
+no more than ``slots`` (the tree keeps each candidate's action id). The
+policy target is then over those candidates, and a trajectory keeps their
+ids (``-1``: an empty slot) where it would keep the legal mask.
 """
 
 from __future__ import annotations
@@ -37,7 +45,7 @@ class Trajectory(NamedTuple):
     """What ``play`` saw at each decision of each game: ``[steps, games, ...]``."""
 
     observation: Any  # the mover's observation
-    legal: Any  # its legal actions
+    legal: Any  # its legal actions (with slots: the candidates' action ids)
     policy: Any  # the search's improved policy (the policy target)
     mover: Any
     results: Any  # every seat's result ``[seats]`` where the decision ended the game, else 0
@@ -54,14 +62,34 @@ def pick(values: Any, seat: Any) -> Any:
     return jnp.take_along_axis(values, seat[:, None], axis=1)[:, 0]
 
 
-def make_functions(env: Any, simulations: int, considered: int, optimiser: Any, value_weight: float) -> Any:
-    """``(play, learn, value_targets)`` for ``env``, compiled on first call."""
+def candidates(logits: Any, slots: int) -> tuple[Any, Any]:
+    """The ``slots`` likeliest legal actions of masked ``logits``: their
+    logits and action ids, ``-1`` for a slot with no legal action left."""
+    top, ids = jax.lax.top_k(logits, slots)
+    return top, jnp.where(top > jnp.finfo(logits.dtype).min, ids, -1)
+
+
+def at_slots(values: Any, ids: Any) -> Any:
+    """``values[i, ids[i, j]]`` for each game ``i`` and slot ``j``."""
+    return jnp.take_along_axis(values, jnp.maximum(ids, 0), axis=1)
+
+
+def make_functions(env: Any, simulations: int, considered: int, optimiser: Any, value_weight: float,
+                   slots: int = 0, board: dict[str, int] | None = None) -> Any:
+    """``(play, learn, value_targets)`` for ``env``, compiled on first call;
+    ``slots`` (0: every action id) and ``board`` (the network's board layout, if it has one) as in the module docs."""
     seats = env.num_players
     ring = jnp.arange(seats)
 
     def evaluate(params: Any, state: Any) -> tuple[Any, Any]:
-        logits, value = forward(params, state.observation, jnp)
+        logits, value = forward(params, state.observation, jnp, board)
         return masked(logits, state.legal_action_mask, jnp), value
+
+    def searched(logits: Any) -> tuple[Any, Any]:
+        """What the search ranges over: the logits and action ids of the candidates (every id, without slots)."""
+        if not slots:
+            return logits, jnp.broadcast_to(jnp.arange(logits.shape[-1]), logits.shape)
+        return candidates(logits, slots)
 
     def by_seat(value: Any, mover: Any) -> Any:
         """Every seat's value ``[games, seats]``, by seat number, from the network's for ``mover``."""
@@ -80,10 +108,12 @@ def make_functions(env: Any, simulations: int, considered: int, optimiser: Any, 
         return jnp.where(seat == root, 1.0, -1.0)
 
     def recurrent(params: Any, key: Any, action: Any, embedding: Any) -> tuple[Any, Any]:
-        state, root = embedding
+        state, root, ids = embedding
         mover = state.current_player
+        action = pick(ids, action)
         following = jax.vmap(env.step)(state, action, jax.random.split(key, action.shape[0]))
         logits, value = evaluate(params, following)
+        logits, ids = searched(logits)
         over = following.terminated
         after = following.current_player
         output = mctx.RecurrentFnOutput(
@@ -92,16 +122,19 @@ def make_functions(env: Any, simulations: int, considered: int, optimiser: Any, 
             prior_logits=logits,
             value=jnp.where(over, 0.0, side(after, root) * pick(by_seat(value, after), root)),
         )
-        return output, (following, root)
+        return output, (following, root, ids)
 
-    def decide(params: Any, state: Any, key: Any) -> Any:
+    def decide(params: Any, state: Any, key: Any) -> tuple[Any, Any, Any]:
+        """The search's action id, its improved policy, and the ids the policy is over."""
         logits, value = evaluate(params, state)
+        logits, ids = searched(logits)
         mover = state.current_player
         root = mctx.RootFnOutput(prior_logits=logits, value=pick(by_seat(value, mover), mover),
-                                 embedding=(state, mover))
-        return mctx.gumbel_muzero_policy(params, key, root, recurrent, num_simulations=simulations,
-                                         invalid_actions=~state.legal_action_mask,
-                                         max_num_considered_actions=considered)
+                                 embedding=(state, mover, ids))
+        invalid = ids < 0 if slots else ~state.legal_action_mask
+        output = mctx.gumbel_muzero_policy(params, key, root, recurrent, num_simulations=simulations,
+                                           invalid_actions=invalid, max_num_considered_actions=considered)
+        return pick(ids, output.action), output.action_weights, ids
 
     def play(params: Any, state: Any, key: Any, steps: int) -> tuple[Any, Trajectory]:
         games = state.current_player.shape[0]
@@ -109,11 +142,11 @@ def make_functions(env: Any, simulations: int, considered: int, optimiser: Any, 
         def one(carry: Any, key: Any) -> tuple[Any, Trajectory]:
             state = carry
             search, chance, fresh = jax.random.split(key, 3)
-            decided = decide(params, state, search)
-            following = jax.vmap(env.step)(state, decided.action, jax.random.split(chance, games))
+            action, policy, ids = decide(params, state, search)
+            following = jax.vmap(env.step)(state, action, jax.random.split(chance, games))
             restarted = jax.vmap(env.init)(jax.random.split(fresh, games))
             ended = following.terminated
-            record = Trajectory(state.observation, state.legal_action_mask, decided.action_weights,
+            record = Trajectory(state.observation, ids if slots else state.legal_action_mask, policy,
                                 state.current_player, jnp.where(ended[:, None], results_of(following.rewards), 0.0),
                                 ended)
             following = jax.tree.map(lambda new, old: jnp.where(ended.reshape((-1,) + (1,) * (old.ndim - 1)), new, old),
@@ -137,7 +170,9 @@ def make_functions(env: Any, simulations: int, considered: int, optimiser: Any, 
 
     def loss(params: Any, batch: Any) -> tuple[Any, Any]:
         observation, legal, policy, target = batch
-        logits, value = forward(params, observation, jnp)
+        logits, value = forward(params, observation, jnp, board)
+        if slots:  # the policy is over the candidates whose ids ``legal`` holds
+            logits, legal = at_slots(logits, legal), legal >= 0
         logits = masked(logits, legal, jnp)
         policy_loss = optax.softmax_cross_entropy(logits, policy).mean()
         value_loss = ((value - target) ** 2).mean()

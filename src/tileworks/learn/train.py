@@ -36,7 +36,7 @@ import optax
 
 import tileworks
 import tileworks.jax
-from tileworks.agents.network import Network, init_params
+from tileworks.agents.network import Network, init_board_params, init_params
 from tileworks.learn.evaluate import evaluate_against
 from tileworks.learn.selfplay import make_functions
 
@@ -56,8 +56,13 @@ class TrainConfig:
     #: the search at each decision: simulations, and actions Gumbel considers at the root
     simulations: int = 16
     considered: int = 16
-    #: the network
-    hidden: int = 256
+    #: candidate actions a search node keeps (0: every action id; see
+    #: :mod:`tileworks.learn.selfplay`); by default 0 up to
+    #: :data:`DENSE_ACTIONS` action ids, else :data:`SLOTS`
+    slots: int | None = None
+    #: the network: its width (a board network's channels a cell; by
+    #: default 256, or 32 for a game with a board layout) and residual blocks
+    hidden: int | None = None
     blocks: int = 2
     #: learning
     learning_rate: float = 1e-3
@@ -74,8 +79,15 @@ class TrainConfig:
     opponents: tuple[str, ...] = ("random", "greedy")
 
     def __post_init__(self) -> None:
-        self.options = tileworks.load_game(self.game, **self.options).options()
+        game = tileworks.load_game(self.game, **self.options)
+        self.options = game.options()
         self.opponents = tuple(self.opponents)
+        if self.slots is None:
+            self.slots = 0 if game.num_distinct_actions() <= DENSE_ACTIONS else SLOTS
+        if self.hidden is None:
+            self.hidden = 256 if game.board_layout() is None else 32
+        if self.slots < 0:
+            raise ValueError(f"slots must be at least 0, not {self.slots}")
         for name in ("games", "steps", "simulations", "considered", "hidden", "blocks", "batch", "epochs",
                      "iterations", "checkpoint_every", "eval_every"):
             if getattr(self, name) < 1:
@@ -91,6 +103,10 @@ class TrainConfig:
     def from_json(cls, data: dict[str, Any]) -> "TrainConfig":
         return cls(**{**data, "opponents": tuple(data["opponents"])})
 
+
+#: the most action ids a search keeps a statistic for by default; beyond, :data:`SLOTS` candidates
+DENSE_ACTIONS = 4096
+SLOTS = 512
 
 #: settings that do not change what is trained: a resumed run may change them
 ADJUSTABLE = ("iterations", "checkpoint_every", "eval_every", "eval_games", "opponents")
@@ -125,9 +141,11 @@ class Trainer:
                                  "resume it with the same ones, or train into a new folder")
         saved.write_text(json.dumps(asdict(config), indent=1) + "\n", encoding="utf-8")
         self.env = tileworks.jax.make(config.game, **config.options)
+        self.board = tileworks.load_game(config.game, **config.options).board_layout()
         self.optimiser = optax.adamw(config.learning_rate, weight_decay=config.weight_decay)
         self.play, self.learn, self.value_targets = make_functions(
-            self.env, config.simulations, config.considered, self.optimiser, config.value_weight)
+            self.env, config.simulations, config.considered, self.optimiser, config.value_weight, config.slots,
+            self.board)
         self._start()
 
     # -- state ---------------------------------------------------------------------------------
@@ -136,8 +154,12 @@ class Trainer:
         config = self.config
         key = jax.random.PRNGKey(config.seed)
         key, games_key = jax.random.split(key)
-        params = init_params(np.random.default_rng(config.seed), self.env.observation_shape[0], self.env.num_actions,
-                             config.hidden, config.blocks, seats=self.env.num_players)
+        rng, sizes = np.random.default_rng(config.seed), (self.env.observation_shape[0], self.env.num_actions)
+        if self.board is None:
+            params = init_params(rng, *sizes, config.hidden, config.blocks, seats=self.env.num_players)
+        else:
+            params = init_board_params(rng, *sizes, self.board, config.hidden, config.blocks,
+                                       seats=self.env.num_players)
         self.params = jax.tree.map(jnp.asarray, params)
         self.opt_state = self.optimiser.init(self.params)
         self.games = jax.jit(jax.vmap(self.env.init))(jax.random.split(games_key, config.games))
@@ -194,6 +216,8 @@ class Trainer:
             "device": jax.devices()[0].device_kind, "jax": jax.__version__, "config": asdict(config),
             "observation_size": int(self.env.observation_shape[0]), "actions": int(self.env.num_actions),
         }
+        if self.board is not None:
+            about["board"] = self.board
         return Network({name: np.asarray(value) for name, value in jax.device_get(self.params).items()}, about)
 
     def export(self) -> Path:

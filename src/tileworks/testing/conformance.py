@@ -330,16 +330,12 @@ def agent_for(spec, game, seed):
     agent = make(spec, seed=seed)
     if spec.split(":")[0] in ("net", "alpha"):
         from tileworks.agents.learned import shipped_network
-        from tileworks.agents.network import Network, init_params
+        from tileworks.agents.network import Network
 
         try:
             agent._network = shipped_network(game)
         except ValueError:
-            import numpy as np
-
-            agent._network = Network(init_params(np.random.default_rng(0), game.observation_tensor_size(),
-                                                 game.num_distinct_actions(), hidden=16, blocks=1,
-                                                 seats=game.num_players()))
+            agent._network = Network.untrained(game)
     return agent
 
 

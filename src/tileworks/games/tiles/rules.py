@@ -64,6 +64,17 @@ class TilesGame(Game):
     def max_chance_outcomes(self) -> int:
         return max(len(self.colourings), self.kinds, self.players)
 
+    def board_layout(self) -> dict[str, int]:
+        """The observation's 12 planes (a side's colour) and the placements
+        (a tile kind in a turn, ``4 * kind + turn``) share the frame around
+        the layout (``observation``, ``placement``).
+
+        >>> import tileworks
+        >>> tileworks.load_game("tiles").board_layout()
+        {'planes': 12, 'height': 47, 'width': 47, 'channels': 96}
+        """
+        return {"planes": 12, "height": self.width, "width": self.width, "channels": 4 * self.kinds}
+
     def max_game_length(self) -> int:
         # every turn plays, discards or passes; a seat passes only when the
         # others may still hold tiles, so each tile costs at most one round
