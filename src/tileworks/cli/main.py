@@ -249,6 +249,57 @@ def arena(
     console.print(_("Records and summary.json in {path}", path=config.out))
 
 
+@app.command(help=_("Play every agent against every other (two players), rate them all with openskill, and rank "
+                    "them (resumable)."))
+def ladder(
+    game: Annotated[str, typer.Argument(help=_("game name (see `tileworks games`)"))],
+    agents: Annotated[str, typer.Option("--agents", "-a", help=_("comma-separated agent specs, each once"))],
+    games: Annotated[int, typer.Option("--games", "-n", help=_("games between each pair of agents"))] = 20,
+    workers: Annotated[int, typer.Option("--workers", "-w", help=_("parallel processes"))] = 1,
+    seed: Annotated[int, typer.Option(help=_("seed of the whole run"))] = 0,
+    out: Annotated[Optional[Path], typer.Option(help=_("folder for each pair's records and ladder.json (default ladder-GAME)"))] = None,
+    option: Annotated[list[str], typer.Option("--option", "-o", help=_("game option KEY=VALUE (repeatable)"))] = [],  # noqa: B006
+    ray: Annotated[Optional[str], typer.Option(help=_("run on Ray: auto (this machine's cluster), local (start one here) or a cluster address"))] = None,
+) -> None:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from tileworks.arena.ladder import LadderConfig, run_ladder
+
+    try:
+        config = LadderConfig(game=game, agents=split_specs(agents), games=games, out=out or Path(f"ladder-{game}"),
+                              seed=seed, workers=workers, options=parse_options(game, option), ray=ray)
+    except ValueError as exc:
+        _fail(str(exc))
+    console = Console()
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=console) as bar:
+        task = bar.add_task(_("{game}: {pairs} pairs", game=game, pairs=len(config.matches)), total=None)
+        try:
+            summary = run_ladder(config, lambda done, total: bar.update(task, completed=done, total=total))
+        except ValueError as exc:  # e.g. --ray without Ray
+            bar.stop()
+            _fail(str(exc))
+    table = Table(title=_("{game}: {games} games, {per} between each pair", game=game, games=summary["games"],
+                          per=games))
+    for column in (_("rank"), _("agent"), _("rating μ ± σ"), _("ordinal (μ − 3σ)"), _("score")):
+        table.add_column(column)
+    for rank, row in enumerate(summary["ranking"], 1):
+        table.add_row(str(rank), row["agent"], f"{row['mu']:.1f} ± {row['sigma']:.1f}", f"{row['ordinal']:.1f}",
+                      f"{row['score']:.2f}")
+    console.print(table)
+    pairs_table = Table(title=_("each pair: the first agent's score"))
+    for column in (_("pair"), _("games"), _("score (95% CI)")):
+        pairs_table.add_column(column)
+    for row in summary["pairs"]:
+        low, high = row["score_95"]
+        pairs_table.add_row(" – ".join(row["agents"]), str(row["games"]), f"{row['score']:.2f} ({low:.2f}–{high:.2f})")
+    console.print(pairs_table)
+    if summary["resumed"]:
+        console.print(_("Resumed: {resumed} games were already played; {played} new.", resumed=summary["resumed"],
+                        played=summary["played"]))
+    console.print(_("Records and ladder.json in {path}", path=config.out))
+
+
 @app.command(help=_("Host games for browsers and scripts: HTTP and WebSocket API, durable storage, AI seats."))
 def serve(
     host: Annotated[str, typer.Option(help=_("address to listen on"))] = "127.0.0.1",
