@@ -27,7 +27,8 @@ def test_games_lists_kiln_with_its_options():
     output = "\n" + result.output
     azul = output[output.index("\nazul "):output.index("\ndominoes ")]
     assert "mcts:beginner to mcts:expert" in azul
-    assert "top level: alpha" in " ".join(azul.split()) and "for 2 players" in " ".join(azul.split())
+    assert "trained network for 2 players" in azul and "net (between mcts:easy and the level above)" in " ".join(
+        azul.split())
     tiles = output[output.index("\ntiles "):output.index("\ntuileries ")]
     assert "mcts:expert" in tiles and "alpha" not in tiles  # no network trained for Tiles yet
 

@@ -272,6 +272,9 @@ def test_a_shipped_network_is_small_says_how_it_was_made_and_plays_legal_moves(g
     assert path.stat().st_size < 4_000_000
     for field in ("command", "seed", "iterations", "decisions", "wall_seconds", "method", "device"):
         assert about[field] not in (None, ""), field
+    # where it stands among the levels (the web set-up lists it there) was measured before it shipped
+    assert any(row["agent"] == "net" and row["games"] >= 200 and 0 <= row["low"] <= row["score"] <= row["high"] <= 1
+               for row in about["measured"])
     loaded = tileworks.load_game(game, **about["options"])
     network = Network.load(path)
     assert network.board == loaded.board_layout()

@@ -147,17 +147,33 @@ def test_a_game_started_on_the_home_page_and_joined_from_the_list(server, browse
     guest.context.close()
 
 
-def test_the_strongest_computer_is_offered_where_a_network_was_trained(server, browser):
-    """Azul for 2 ships a network: its seats offer the trained network with
-    search first, above the search levels; for 3 players, or the grey wall,
-    no network fits and those two cannot be chosen."""
+def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_trained(server, browser):
+    """Azul for 2 ships a network: its seats list the learned players
+    strongest first among the levels, each just above the strongest level
+    it was measured to beat (its network's ``measured`` results; one not
+    measured yet on top); for 3 players, or the grey wall, no network fits
+    and those two cannot be chosen."""
+    from tileworks.agents.learned import LEVEL_LADDER, networks_of, standing
+
     page = browser.new_page()
     page.goto(server.url + "/")
     page.wait_for_selector("#game option", state="attached")
     page.select_option("#game", "azul")
     seat = "#seats select[name=seat1]"
     values = page.eval_on_selector_all(seat + " option", "options => options.map((o) => o.value)")
-    assert values[2:5] == ["alpha", "net", "mcts:expert"], values
+    levels = [value for value in values[2:] if value not in ("alpha", "net")]
+    assert levels == list(reversed(LEVEL_LADDER)), values
+    (_, about), = [found for found in networks_of("azul") if found[1]["options"]["players"] == 2]
+    beats = standing(about)
+    assert beats["net"] == "mcts:easy"
+    for spec in ("alpha", "net"):
+        if spec not in beats:
+            assert values.index(spec) < values.index("mcts:expert"), values
+        elif beats[spec] is not None:
+            beaten = LEVEL_LADDER.index(beats[spec])
+            assert values.index(spec) < values.index(beats[spec]), values
+            if beaten + 1 < len(LEVEL_LADDER):
+                assert values.index(LEVEL_LADDER[beaten + 1]) < values.index(spec), values
     enabled = "(select) => [...select.options].filter((o) => !o.disabled).map((o) => o.value)"
     assert {"alpha", "net"} <= set(page.eval_on_selector(seat, enabled))
     page.select_option("#options [name=option-variant]", "grey")

@@ -56,6 +56,35 @@ def networks_of(game_name: str) -> list[tuple[Path, dict[str, Any]]]:
     return out
 
 
+#: the computer players' levels, weakest first: where a learned agent stands is given among these
+LEVEL_LADDER = ("random", "greedy", "mcts:beginner", "mcts:easy", "mcts:medium", "mcts:hard", "mcts:expert")
+
+
+def standing(about: dict[str, Any]) -> dict[str, str | None]:
+    """Where each learned agent stands among :data:`LEVEL_LADDER`, from a
+    network's ``measured`` results (arena scores, written beside it when it
+    ships): the strongest level it has scored at least a half against, or
+    ``None`` where it has beaten none it met. An agent not measured is left out.
+
+    >>> about = {"measured": [
+    ...     {"agent": "net", "opponent": "greedy", "games": 200, "score": 0.62},
+    ...     {"agent": "net", "opponent": "mcts:easy", "games": 200, "score": 0.52},
+    ...     {"agent": "net", "opponent": "mcts:medium", "games": 200, "score": 0.31},
+    ...     {"agent": "alpha", "opponent": "random", "games": 200, "score": 0.4}]}
+    >>> standing(about)
+    {'net': 'mcts:easy', 'alpha': None}
+    """
+    found: dict[str, str | None] = {}
+    for row in about.get("measured", []):
+        agent, opponent = row["agent"], row["opponent"]
+        if agent not in ("net", "alpha") or opponent not in LEVEL_LADDER:
+            continue
+        best = found.setdefault(agent, None)
+        if row["score"] >= 0.5 and (best is None or LEVEL_LADDER.index(opponent) > LEVEL_LADDER.index(best)):
+            found[agent] = opponent
+    return found
+
+
 def shipped_network(game: Any) -> "Network":
     """The network a game ships for exactly these options (a ``Game``);
     ``ValueError`` names the option sets that have one."""

@@ -13,7 +13,7 @@ from rich.table import Table
 
 import tileworks
 from tileworks.agents import check_plays, split_specs
-from tileworks.agents.learned import networks_of
+from tileworks.agents.learned import networks_of, standing
 from tileworks.cli.errors import fail
 from tileworks.cli.play import HUMAN, TerminalGame, parse_seats
 from tileworks.cli.replay import print_record, step_through
@@ -97,22 +97,35 @@ def games() -> None:
             shown = ",".join(map(str, default)) or _("none") if isinstance(default, tuple) else str(default)
             table.add_row(option["name"], shown, option["allowed"], option["doc"])
         console.print(table)
-        trained = [", ".join(f"{key}={value}" for key, value in about["options"].items() if key != "players" and
-                             value != game_info(entry["name"]).options.defaults().get(key))
-                   or _("{players} players", players=about["options"]["players"])
-                   for _path, about in networks_of(entry["name"])]
         console.print("  " + _("computer players: random, greedy, mcts:beginner to mcts:expert"), highlight=False)
-        if trained:
-            console.print("  " + _("top level: alpha (search with a trained network; net: the network alone), for {setups}",
-                                   setups="; ".join(trained)), highlight=False)
+        for _path, about in networks_of(entry["name"]):
+            setup = ", ".join(f"{key}={value}" for key, value in about["options"].items() if key != "players" and
+                              value != game_info(entry["name"]).options.defaults().get(key))
+            measured = standing(about)
+            console.print("  " + _("trained network for {players} players{setup}: {standings}",
+                                   players=about["options"]["players"], setup=f" ({setup})" if setup else "",
+                                   standings="; ".join(_describe_standing(spec, spec in measured, measured.get(spec))
+                                                       for spec in ("alpha", "net"))),
+                          highlight=False)
+
+
+def _describe_standing(spec: str, measured: bool, beaten: str | None) -> str:
+    """Where a learned agent stands, in a line of `tileworks games`."""
+    if not measured:
+        return _("{spec} (not measured yet)", spec=spec)
+    if beaten == "mcts:expert":
+        return _("{spec} (the top level: it beats mcts:expert)", spec=spec)
+    if beaten is None:
+        return _("{spec} (beat none of the levels it met)", spec=spec)
+    return _("{spec} (between {beaten} and the level above)", spec=spec, beaten=beaten)
 
 
 @app.command(help=_("Play a game in the terminal."))
 def play(
     game: Annotated[str, typer.Argument(help=_("game name (see `tileworks games`)"))],
     players: Annotated[str, typer.Option("--players", "-p", help=_("comma-separated seats: human, or a computer player: random, greedy, mcts:beginner to "
-                                                                             "mcts:expert, or the top level, alpha, where the game ships a trained network "
-                                                                             "(see `tileworks games`)"))] = "human,random",
+                                                                             "mcts:expert, or alpha and net where the game ships a trained network "
+                                                                             "(see `tileworks games` for where they stand)"))] = "human,random",
     option: Annotated[list[str], typer.Option("--option", "-o", help=_("game option KEY=VALUE (repeatable)"))] = [],  # noqa: B006
     seed: Annotated[Optional[int], typer.Option(help=_("seed for chance and agents"))] = None,
     record: Annotated[Optional[Path], typer.Option(help=_("save the game record to this file"))] = None,

@@ -26,7 +26,7 @@ function drawSeats() {
     const select = document.createElement("select");
     select.name = "seat" + i;
     select.append(option("human", _("human (this screen)")), option("open", _("human (open: anyone may join)")));
-    // the strongest first: search guided by a trained network, where the game ships one
+    // the strongest first; the learned players move to where they stand once a network fits (offerLearned)
     for (const spec of LEARNED) select.append(option(spec, agentName(spec)));
     for (const level of Object.keys(LEVELS).reverse()) select.append(option("mcts:" + level, agentName("mcts:" + level)));
     select.append(option("greedy", agentName("greedy")), option("random", agentName("random")));
@@ -39,10 +39,10 @@ function drawSeats() {
 
 const LEARNED = ["alpha", "net"];
 
-// whether the game ships a network for the players and options now chosen
+// the network the game ships for the players and options now chosen, if any
 function networkFits(game) {
   const players = Number($("players").value);
-  return (game.networks || []).some((trained) => trained.players === players && game.options.every((o) => {
+  return (game.networks || []).find(({ options: trained }) => trained.players === players && game.options.every((o) => {
     if (o.name === "players" || !(o.name in trained)) return true;
     const chosen = optionValue(o);
     if (chosen === undefined) return JSON.stringify(o.default) === JSON.stringify(trained[o.name]);
@@ -51,7 +51,8 @@ function networkFits(game) {
   }));
 }
 
-// the learned levels can be chosen only where a network was trained for the set-up
+// the learned levels can be chosen only where a network was trained for the set-up, and are listed
+// just above the strongest level each was measured to beat (below random where it beat none)
 function offerLearned() {
   const fits = networkFits(currentGame());
   for (const select of document.querySelectorAll("#seats select")) {
@@ -59,6 +60,10 @@ function offerLearned() {
       const item = select.querySelector("option[value='" + spec + "']");
       item.disabled = !fits;
       item.title = fits ? "" : _("no trained network for these players and options");
+      if (fits && spec in fits.beats) {  // (one not measured yet stays on top)
+        const beaten = fits.beats[spec];
+        select.insertBefore(item, beaten ? select.querySelector("option[value='" + beaten + "']") : null);
+      }
     }
     if (select.selectedOptions[0].disabled) select.value = "mcts:expert";
   }
