@@ -131,6 +131,20 @@ def test_a_tiny_training_run_lowers_its_loss_and_learns(game, options, sizes, be
         assert result.low > 0.5, f"{game}: {result}"
 
 
+def test_a_new_runs_games_start_at_staggered_stages(tmp_path):
+    """Every Tuileries game lasts 64 decisions: games started together would
+    end together for ever, each iteration seeing one half of the game alone.
+    A new run's games start up to twice ``steps`` random moves in, each its own."""
+    config = TrainConfig("tuileries", iterations=1, checkpoint_every=1, eval_every=1, **TINY)
+    trainer = Trainer(config, tmp_path)
+    assert config.stagger == 2 * config.steps
+    played = np.asarray(trainer.games._step_count)
+    assert len(set(played.tolist())) >= config.games // 4 and played.max() < config.stagger
+    assert not np.asarray(trainer.games.terminated).any()
+    unstaggered = Trainer(TrainConfig("tuileries", iterations=1, stagger=0, **TINY), tmp_path / "in-step")
+    assert not np.asarray(unstaggered.games._step_count).any()
+
+
 def test_a_resumed_run_trains_what_an_uninterrupted_one_does(tmp_path):
     def config(iterations):
         return TrainConfig("dominoes", iterations=iterations, checkpoint_every=2, eval_every=100, seed=5, **TINY)

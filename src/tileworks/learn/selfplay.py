@@ -74,6 +74,28 @@ def at_slots(values: Any, ids: Any) -> Any:
     return jnp.take_along_axis(values, jnp.maximum(ids, 0), axis=1)
 
 
+def staggered(env: Any, games: Any, key: Any, most: int) -> Any:
+    """``games`` each advanced by its own random number (0 to ``most - 1``)
+    of uniformly random legal moves, none to its end: self-play games that
+    start together and last alike (every Tuileries game is 64 decisions)
+    would otherwise stay in step for ever, so that each iteration saw one
+    stage of the game alone."""
+    count = games.current_player.shape[0]
+    offsets_key, moves_key = jax.random.split(key)
+    offsets = jax.random.randint(offsets_key, (count,), 0, most)
+
+    def one(state: Any, move: Any) -> tuple[Any, None]:
+        number, key = move
+        choose, chance = jax.random.split(key)
+        action = jax.random.categorical(choose, jnp.where(state.legal_action_mask, 0.0, -jnp.inf))
+        following = jax.vmap(env.step)(state, action, jax.random.split(chance, count))
+        advance = (number < offsets) & ~following.terminated
+        return jax.tree.map(lambda new, old: jnp.where(advance.reshape((-1,) + (1,) * (old.ndim - 1)), new, old),
+                            following, state), None
+
+    return jax.lax.scan(one, games, (jnp.arange(most), jax.random.split(moves_key, most)))[0]
+
+
 def make_functions(env: Any, simulations: int, considered: int, optimiser: Any, value_weight: float,
                    slots: int = 0, board: dict[str, int] | None = None) -> Any:
     """``(play, learn, value_targets)`` for ``env``, compiled on first call;

@@ -38,7 +38,7 @@ import tileworks
 import tileworks.jax
 from tileworks.agents.network import Network, init_board_params, init_params
 from tileworks.learn.evaluate import evaluate_against
-from tileworks.learn.selfplay import make_functions
+from tileworks.learn.selfplay import make_functions, staggered
 
 
 @dataclass
@@ -77,6 +77,10 @@ class TrainConfig:
     eval_every: int = 10
     eval_games: int = 20
     opponents: tuple[str, ...] = ("random", "greedy")
+    #: a new run's games each start this many random moves at most into a game
+    #: (:func:`~tileworks.learn.selfplay.staggered`), so that they do not all
+    #: reach the same stage at once; by default twice ``steps``
+    stagger: int | None = None
 
     def __post_init__(self) -> None:
         game = tileworks.load_game(self.game, **self.options)
@@ -84,10 +88,13 @@ class TrainConfig:
         self.opponents = tuple(self.opponents)
         if self.slots is None:
             self.slots = 0 if game.num_distinct_actions() <= DENSE_ACTIONS else SLOTS
+        if self.stagger is None:
+            self.stagger = 2 * self.steps
         if self.hidden is None:
             self.hidden = 256 if game.board_layout() is None else 32
-        if self.slots < 0:
-            raise ValueError(f"slots must be at least 0, not {self.slots}")
+        for name in ("slots", "stagger"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be at least 0, not {getattr(self, name)}")
         for name in ("games", "steps", "simulations", "considered", "hidden", "blocks", "batch", "epochs",
                      "iterations", "checkpoint_every", "eval_every"):
             if getattr(self, name) < 1:
@@ -109,7 +116,8 @@ DENSE_ACTIONS = 4096
 SLOTS = 512
 
 #: settings that do not change what is trained: a resumed run may change them
-ADJUSTABLE = ("iterations", "checkpoint_every", "eval_every", "eval_games", "opponents")
+ADJUSTABLE = ("iterations", "checkpoint_every", "eval_every", "eval_games", "opponents",
+              "stagger")  # (only a new run's start uses it)
 
 
 @dataclass
@@ -169,6 +177,9 @@ class Trainer:
         checkpoint = self.out / "checkpoint.npz"
         if checkpoint.exists():
             self._restore(checkpoint)
+        elif config.stagger > 1:
+            self.games = jax.jit(staggered, static_argnums=(0, 3))(self.env, self.games,
+                                                                   jax.random.fold_in(games_key, 1), config.stagger)
         self._whole = self._kept()
 
     def _everything(self) -> dict[str, Any]:
