@@ -151,8 +151,8 @@ def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_tr
     """Azul for 2 ships a network: its seats list the learned players
     strongest first among the levels, each just above the strongest level
     it was measured to beat (its network's ``measured`` results; one not
-    measured yet on top); for 3 players, or the grey wall, no network fits
-    and those two cannot be chosen."""
+    measured yet on top); for 3 players its own network places them again;
+    with the grey wall no network fits and those two cannot be chosen."""
     from tileworks.agents.learned import LEVEL_LADDER, networks_of, standing
 
     page = browser.new_page()
@@ -180,7 +180,9 @@ def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_tr
     assert not {"alpha", "net"} & set(page.eval_on_selector(seat, enabled))
     page.select_option("#options [name=option-variant]", "standard")
     page.select_option("#players", "3")
-    assert not {"alpha", "net"} & set(page.eval_on_selector(seat, enabled))
+    assert {"alpha", "net"} <= set(page.eval_on_selector(seat, enabled))
+    values = page.eval_on_selector_all(seat + " option", "options => options.map((o) => o.value)")
+    assert values.index("greedy") < values.index("net") < values.index("random"), values  # 0.72 against random
     page.select_option("#players", "2")
     page.select_option(seat, "alpha")
     page.click("#create button[type=submit]")

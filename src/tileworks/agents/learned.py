@@ -63,8 +63,9 @@ LEVEL_LADDER = ("random", "greedy", "mcts:beginner", "mcts:easy", "mcts:medium",
 def standing(about: dict[str, Any]) -> dict[str, str | None]:
     """Where each learned agent stands among :data:`LEVEL_LADDER`, from a
     network's ``measured`` results (arena scores, written beside it when it
-    ships): the strongest level it has scored at least a half against, or
-    ``None`` where it has beaten none it met. An agent not measured is left out.
+    ships): the strongest level it has scored at least an even share against
+    (a half; with ``seats`` seats, the opponent in all the others, 1/seats),
+    or ``None`` where it has beaten none it met. An agent not measured is left out.
 
     >>> about = {"measured": [
     ...     {"agent": "net", "opponent": "greedy", "games": 200, "score": 0.62},
@@ -73,6 +74,8 @@ def standing(about: dict[str, Any]) -> dict[str, str | None]:
     ...     {"agent": "alpha", "opponent": "random", "games": 200, "score": 0.4}]}
     >>> standing(about)
     {'net': 'mcts:easy', 'alpha': None}
+    >>> standing({"measured": [{"agent": "net", "opponent": "random", "seats": 3, "games": 201, "score": 0.72}]})
+    {'net': 'random'}
     """
     found: dict[str, str | None] = {}
     for row in about.get("measured", []):
@@ -80,7 +83,7 @@ def standing(about: dict[str, Any]) -> dict[str, str | None]:
         if agent not in ("net", "alpha") or opponent not in LEVEL_LADDER:
             continue
         best = found.setdefault(agent, None)
-        if row["score"] >= 0.5 and (best is None or LEVEL_LADDER.index(opponent) > LEVEL_LADDER.index(best)):
+        if row["score"] >= 1 / row.get("seats", 2) and (best is None or LEVEL_LADDER.index(opponent) > LEVEL_LADDER.index(best)):
             found[agent] = opponent
     return found
 
