@@ -58,7 +58,7 @@ lock: $(STAMP)
 # untranslated; tests/test_catalogs.py fails until each has its Japanese).
 messages: $(STAMP)
 	mkdir -p build
-	$(BIN)/pybabel extract -F babel.cfg -k N_ -k _ --no-location --sort-output --no-wrap --project tileworks --version 0.1 -o build/tileworks.pot .
+	$(BIN)/pybabel extract -F babel.cfg -k N_ -k _ -k pgettext:1c,2 --no-location --sort-output --no-wrap --project tileworks --version 0.1 -o build/tileworks.pot .
 	$(BIN)/pybabel update -i build/tileworks.pot -d src/tileworks/locale -D tileworks --no-wrap --no-fuzzy-matching --ignore-obsolete
 
 clean:

@@ -12,7 +12,7 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
-from tileworks.core.i18n import LANGUAGES, catalog_path
+from tileworks.core.i18n import LANGUAGES, catalog_path, context_key
 
 ROOT = Path(__file__).resolve().parents[2]
 METHODS = [("src/tileworks/**.py", "python"), ("src/tileworks/web/static/**.js", "javascript")]
@@ -20,8 +20,10 @@ FIELD = re.compile(r"\{(\w*)\}")
 
 
 def marked_strings() -> set[str]:
-    found = extract_from_dir(ROOT, METHODS, keywords={"_": None, "N_": None}, comment_tags=())
-    return {message for _file, _line, message, _comments, _context in found if isinstance(message, str)}
+    found = extract_from_dir(ROOT, METHODS, keywords={"_": None, "N_": None, "pgettext": ((1, "c"), 2)},
+                             comment_tags=())
+    return {context_key(context, message) for _file, _line, message, _comments, context in found
+            if isinstance(message, str)}
 
 
 MARKED = marked_strings()
@@ -29,7 +31,7 @@ MARKED = marked_strings()
 
 def entries(code: str) -> dict[str, str]:
     with catalog_path(code).open("rb") as handle:
-        return {m.id: m.string for m in read_po(handle) if m.id}
+        return {context_key(m.context, m.id): m.string for m in read_po(handle) if m.id}
 
 
 def test_the_code_marks_the_strings_players_read():

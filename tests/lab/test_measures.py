@@ -116,3 +116,33 @@ def test_measure_cell_computes_what_the_study_asks():
     result = m.measure_cell(rows, ["balance", "catch_up"], weaker="random")
     assert set(result) == {"games", "balance", "catch_up"} and result["catch_up"]["count"] == 0
     assert "catch_up" not in m.measure_cell(rows, ["catch_up"], weaker=None)
+
+
+def test_games_that_score_only_at_the_end_have_no_lead_changes_or_comebacks_defined():
+    # Tiles-like scoring: every seat at zero until the last turn
+    end_only = [[0, 0], [0, 0], [0, 0], [7, 4]]
+    rows = [game([7, 4], [0], trajectory=end_only), game([3, 9], [1], trajectory=[[0, 0], [0, 0], [3, 9]])]
+    assert m.lead_change(rows)["defined"] is False
+    assert m.comeback(rows)["defined"] is False
+    during = [game([6, 9], [1], trajectory=[[0, 0], [3, 0], [3, 4], [6, 9]])]
+    assert m.lead_change(during)["defined"] is True and m.lead_change(during)["per_game"]["mean"] == 1
+
+
+def test_the_tie_break_is_measured_only_where_the_score_decides_and_a_rule_breaks_ties():
+    rows = [game([30, 30], [1]), game([30, 30], [0, 1]), game([30, 20], [0])]
+    azul = m.tiebreak(rows, "score+tiebreak")
+    assert azul["defined"] and azul["tied"]["count"] == 2 and azul["decided"]["count"] == 1
+    tuileries = m.tiebreak(rows, "score")  # a tie on the top score is a shared win
+    assert tuileries["tied"]["count"] == 2 and tuileries["decided"]["n"] == 0
+    # Block Dominoes: 0 - 0 with one winner is a game won by going out, not a tie broken
+    dominoes = m.tiebreak([game([0, 0], [1])], "other")
+    assert dominoes["defined"] is False and dominoes["tied"]["n"] == 0
+
+
+def test_the_all_seats_score_interval_counts_games_not_seats():
+    # each game gives 10 points between two seats: the seats are perfectly dependent
+    rows = [game([s, 10 - s], [0 if s > 5 else 1]) for s in (2, 3, 7, 8)]
+    every = m.scores(rows)["all"]
+    assert every["mean"] == 5 and every["n"] == 4  # four games, not eight seats
+    assert every["low"] == every["high"] == 5  # every game's mean seat score is 5: no uncertainty
+    assert every["sd"] == pytest.approx(math.sqrt(sum((s - 5) ** 2 for s in (2, 3, 7, 8, 8, 7, 3, 2)) / 7))

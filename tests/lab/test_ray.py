@@ -43,3 +43,32 @@ def test_the_arena_on_ray_plays_the_same_games(local_ray, tmp_path):
         name = f"game-{index:05d}.json"
         assert (json.loads((tmp_path / "ray" / "games" / name).read_text())["actions"]
                 == json.loads((tmp_path / "local" / "games" / name).read_text())["actions"])
+
+
+def _study_command(small_study, out, *flags):
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "tileworks.cli.main", "study", "run", str(small_study), "--out",
+                           str(out), "--quiet", *flags], capture_output=True, text=True, timeout=300)
+
+
+def test_ray_local_starts_its_own_instance_even_where_one_runs(local_ray, small_study, tmp_path):
+    # a Ray instance is running on this machine (the fixture's); local starts another for the run
+    done = _study_command(small_study, tmp_path / "o", "--ray", "local", "--workers", "1")
+    assert done.returncode == 0, done.stderr
+    _, rows = load_rows(tmp_path / "o")
+    assert len(rows) == 24
+
+
+def test_a_cluster_address_where_nothing_answers_is_refused_at_once(small_study, tmp_path):
+    import socket
+
+    with socket.socket() as closed:  # a port nobody listens on
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    done = _study_command(small_study, tmp_path / "o", "--ray", f"127.0.0.1:{port}")
+    assert done.returncode == 2
+    said = " ".join(done.stderr.split())
+    assert f"--ray 127.0.0.1:{port}: no Ray cluster answered at that address" in said and "Traceback" not in said
+    assert not (tmp_path / "o" / "results.duckdb").exists()

@@ -58,3 +58,80 @@ def test_the_japanese_report_speaks_japanese(results):
 def test_a_folder_without_results_is_refused(tmp_path):
     with pytest.raises(StudyError, match="holds no study results"):
         write_report(tmp_path)
+
+
+def _copy(results, tmp_path):
+    import shutil
+
+    folder = tmp_path / "out"
+    shutil.copytree(results, folder, ignore=shutil.ignore_patterns("report"))
+    return folder
+
+
+def test_an_unfinished_study_says_so_and_names_the_cells_with_no_games(results, tmp_path):
+    import duckdb
+
+    out = _copy(results, tmp_path)
+    with duckdb.connect(str(out / "results.duckdb")) as db:  # as if the run stopped early
+        db.execute("DELETE FROM games WHERE cell = 3 OR (cell = 0 AND game_index >= 2)")
+    page = write_report(out).read_text(encoding="utf-8")
+    assert "This study is not finished: 14 of 24 games played, 2 of 4 cells short of their games." in page
+    assert "Cells with no games yet, left out of the tables and figures: 3 (tiebreak=official · random against greedy)." in page
+    assert "<td>2 of 6</td>" in page  # cell 0 in the set-up's cell table
+
+
+def test_games_played_before_a_study_was_lowered_are_left_out_and_counted(results, tmp_path):
+    out = _copy(results, tmp_path)
+    lowered = tmp_path / "lowered.toml"
+    from tests.lab.conftest import SMALL
+
+    lowered.write_text(SMALL.replace("games = 6", "games = 4"), encoding="utf-8")
+    assert run_study(load_study(lowered), out)["played"] == 0
+    page = write_report(out).read_text(encoding="utf-8")
+    assert "8 stored games lie beyond the games a cell is now set to play" in page
+    assert "not finished" not in page
+    measures = json.loads((out / "report" / "measures.json").read_text())
+    assert {cell["games"] for cell in measures.values()} == {4}
+
+
+def test_one_agent_in_every_seat_has_no_win_rate_by_agent(tmp_path):
+    from tests.lab.conftest import SMALL
+
+    path = tmp_path / "one.toml"
+    path.write_text(SMALL.split("[[lineups]]\nname")[0], encoding="utf-8")  # the all-greedy line-up alone
+    run_study(load_study(path), tmp_path / "out")
+    page = write_report(tmp_path / "out").read_text(encoding="utf-8")
+    assert "Balance: win rate by seat" in page and "Win rate by agent" not in page
+
+
+def test_a_report_during_a_run_reads_the_games_finished_so_far(results, tmp_path):
+    import subprocess
+    import sys
+
+    import duckdb
+
+    from tileworks.lab.run import COLUMNS
+
+    out = _copy(results, tmp_path)
+    with duckdb.connect(str(out / "results.duckdb")) as db:
+        found = db.execute(f"SELECT {', '.join(COLUMNS)} FROM games WHERE cell = 1 AND game_index >= 4 "
+                           "ORDER BY game_index").fetchall()
+        db.execute("DELETE FROM games WHERE cell = 1 AND game_index = 5")
+    journalled, stored = (dict(zip(COLUMNS, values, strict=True)) for values in reversed(found))
+    # the writer's journal: a game not yet moved into DuckDB, one already moved, a line being written
+    (out / "journal.jsonl").write_text("\n".join([json.dumps(journalled), json.dumps(stored), '{"cell": 1, "cut sh']),
+                                       encoding="utf-8")
+    # another process holds the store for writing, as a running `study run` does
+    holder = subprocess.Popen([sys.executable, "-c", "import duckdb, sys, time\n"
+                               f"db = duckdb.connect({str(out / 'results.duckdb')!r})\n"
+                               "print('open', flush=True)\ntime.sleep(60)\n"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "open"
+        page = write_report(out).read_text(encoding="utf-8")
+    finally:
+        holder.kill()
+        holder.wait()
+    assert "A run is writing this study: the report reads the games finished so far." in page
+    assert "not finished" not in page
+    measures = json.loads((out / "report" / "measures.json").read_text())
+    assert [measures[str(cell)]["games"] for cell in range(4)] == [6, 6, 6, 6]

@@ -167,7 +167,7 @@ def test_a_lost_worker_stops_the_run_which_then_continues(tmp_path):
     assert workers, "the run has no worker processes"
     os.kill(workers[0], signal.SIGKILL)
     _, err = process.communicate(timeout=60)
-    assert process.returncode == 2 and "a worker process was lost" in " ".join(err.split())
+    assert process.returncode == 2 and "a worker process was lost" in " ".join(err.split()), err
     summary = run_study(load_study(path), out, workers=2)
     assert summary["resumed"] > 0 and len(set(results(out))) == LONG
 
@@ -225,3 +225,26 @@ def test_results_stored_before_the_first_player_column_get_it_from_each_games_se
         db.execute("ALTER TABLE games DROP COLUMN first_player")
     _, migrated = load_rows(out)
     assert [row["first_player"] for row in migrated] == played
+
+
+def test_workers_end_when_the_driver_is_killed_with_sigkill(tmp_path):
+    path, out = _long_study(tmp_path), tmp_path / "out"
+    process = _study_process(path, out, workers=2)
+    _wait_for_games(out)
+    helpers = _children(process.pid)  # the fork server and resource tracker
+    workers = [w for child in helpers for w in _children(child)]
+    assert workers, "the run has no worker processes"
+    os.kill(process.pid, signal.SIGKILL)  # the driver alone, as `kill -9 PID` does
+    process.wait()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and any(_alive(pid) for pid in workers + helpers):
+        time.sleep(0.1)
+    assert not [pid for pid in workers + helpers if _alive(pid)], "processes of the killed run are still running"
+
+
+def _alive(pid: int) -> bool:
+    """Running (a zombie waiting for its parent's wait() has ended)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
+    except (FileNotFoundError, IndexError):
+        return False

@@ -27,6 +27,11 @@ class Game(ABC):
 
     #: the registry name, set by each subclass
     name: str = ""
+    #: how the winner is found, for measures that read the scores: ``"score"``
+    #: (the highest score wins, tied leaders share), ``"score+tiebreak"`` (the
+    #: highest score, then a tie-break rule) or ``"other"`` (a race, or going
+    #: out: the scores do not decide who wins)
+    winner_rule: ClassVar[str] = "score"
 
     def __init__(self, options: dict[str, Any]):
         self._options = dict(options)

@@ -58,6 +58,24 @@ def _(message: str, /, **fields: Any) -> str:
     return text.format(**fields) if fields else text
 
 
+def pgettext(context: str, message: str, /, **fields: Any) -> str:
+    """Translate ``message`` as meant in ``context`` (gettext's ``msgctxt``),
+    for a word with two meanings: a study's "cell" is no board cell.
+
+    >>> with language("ja"):
+    ...     pgettext("study", "cell"), _("cell")
+    ('セル', 'マス')
+    """
+    code = _language.get()
+    text = message if code == DEFAULT else catalog(code).get(context_key(context, message)) or message
+    return text.format(**fields) if fields else text
+
+
+def context_key(context: str | None, message: str) -> str:
+    """A catalog entry's key: the message, after its context and gettext's EOT separator."""
+    return message if context is None else f"{context}\x04{message}"
+
+
 def current_language() -> str:
     return _language.get()
 
@@ -91,7 +109,8 @@ def catalog(code: str) -> dict[str, str]:
 
     with catalog_path(code).open("rb") as handle:
         po = read_po(handle, locale=code, domain=DOMAIN)
-    return {m.id: m.string for m in po if m.id and m.string and not m.fuzzy and isinstance(m.id, str)}
+    return {context_key(m.context, m.id): m.string for m in po
+            if m.id and m.string and not m.fuzzy and isinstance(m.id, str)}
 
 
 def negotiate(accept_language: str | None) -> str:
@@ -137,5 +156,5 @@ def system_language() -> str:
     return DEFAULT
 
 
-__all__ = ["DEFAULT", "LANGUAGES", "N_", "_", "catalog", "current_language", "gettext", "language", "negotiate",
-           "system_language", "use_language"]
+__all__ = ["DEFAULT", "LANGUAGES", "N_", "_", "catalog", "context_key", "current_language", "gettext", "language",
+           "negotiate", "pgettext", "system_language", "use_language"]

@@ -138,7 +138,11 @@ def scores(rows: Sequence[Row]) -> dict[str, Any]:
     players = len(rows[0]["scores"])
     ordered = [in_turn_order(row, row["scores"]) for row in rows]
     per_seat = [mean_interval([scores_[seat] for scores_ in ordered]) for seat in range(players)]
-    return {"seats": per_seat, "all": mean_interval([s for row in rows for s in row["scores"]])}
+    # the seats of one game are not independent (one seat's points are often
+    # another's loss), so the interval is over games: each game's mean seat score
+    every = mean_interval([statistics.fmean(row["scores"]) for row in rows])
+    every["sd"] = statistics.stdev(s for row in rows for s in row["scores"]) if len(rows) * players > 1 else 0.0
+    return {"seats": per_seat, "all": every}
 
 
 def margin(rows: Sequence[Row]) -> dict[str, Any]:
@@ -165,9 +169,21 @@ def drawishness(rows: Sequence[Row]) -> dict[str, Any]:
     return rate(sum(1 for row in rows if len(row["winners"]) > 1), len(rows))
 
 
-def tiebreak(rows: Sequence[Row]) -> dict[str, Any]:
+def tiebreak(rows: Sequence[Row], winner_rule: str = "score+tiebreak") -> dict[str, Any]:
     """How often the top score is shared, and how often a tie-break then
-    decides: fewer winners than seats tied on the top score."""
+    decides: fewer winners than seats tied on the top score.
+
+    Only a game whose winner is the top score (``winner_rule``, see
+    :class:`tileworks.core.game.Game`) has ties on it, and only one with a
+    tie-break rule has games it decides; otherwise the result says
+    ``"defined": False`` for what is not defined (a race or a game won by
+    going out has scores, but they do not choose the winner).
+
+    >>> tiebreak([{"scores": [4, 4], "winners": [1]}], winner_rule="other")["defined"]
+    False
+    """
+    if winner_rule == "other":
+        return {"defined": False, "tied": rate(0, 0), "decided": rate(0, 0)}
     tied = decided = 0
     for row in rows:
         top = max(row["scores"])
@@ -177,7 +193,8 @@ def tiebreak(rows: Sequence[Row]) -> dict[str, Any]:
             if len(row["winners"]) < level:
                 decided += 1
     n = len(rows)
-    return {"tied": rate(tied, n), "decided": rate(decided, n)}
+    return {"defined": True, "tied": rate(tied, n),
+            "decided": rate(decided, n) if winner_rule == "score+tiebreak" else rate(0, 0)}
 
 
 def leaders(scores_now: Sequence[float]) -> int | None:
@@ -205,13 +222,26 @@ def lead_changes(trajectory: Sequence[Sequence[float]]) -> int:
     return changes
 
 
+def scores_during_play(rows: Sequence[Row]) -> bool:
+    """Whether any game has a sole leader before its last turn: a game that
+    scores only at the end has no lead to change or to come back from.
+
+    >>> scores_during_play([{"trajectory": [[0, 0], [0, 0], [3, 5]]}])
+    False
+    """
+    return any(leaders(now) is not None for row in rows for now in row["trajectory"][:-1])
+
+
 def lead_change(rows: Sequence[Row]) -> dict[str, Any]:
     """Lead changes per game, and Browne's *lead change*: the share of turns
-    after which the sole leader differs from the one before."""
+    after which the sole leader differs from the one before. Not defined
+    (``"defined": False``) where the games score only at the end."""
+    if rows and not scores_during_play(rows):
+        return {"defined": False, "per_game": mean_interval([]), "share_of_turns": mean_interval([])}
     counts = [lead_changes(row["trajectory"]) for row in rows]
     shares = [c / (len(row["trajectory"]) - 1) for c, row in zip(counts, rows, strict=True)
               if len(row["trajectory"]) > 1]
-    return {"per_game": mean_interval(counts), "share_of_turns": mean_interval(shares)}
+    return {"defined": True, "per_game": mean_interval(counts), "share_of_turns": mean_interval(shares)}
 
 
 def was_last(trajectory: Sequence[Sequence[float]], seat: int, fraction: float = 2 / 3) -> bool:
@@ -227,9 +257,12 @@ def was_last(trajectory: Sequence[Sequence[float]], seat: int, fraction: float =
 
 def comeback(rows: Sequence[Row]) -> dict[str, Any]:
     """Comeback rate (related to Ludii's *drama*): of the games with one winner,
-    the share whose winner was alone in last place two thirds of the way through."""
+    the share whose winner was alone in last place two thirds of the way through.
+    Not defined (``"defined": False``) where the games score only at the end."""
     decided = [row for row in rows if len(row["winners"]) == 1 and row["trajectory"]]
-    return rate(sum(1 for row in decided if was_last(row["trajectory"], row["winners"][0])), len(decided))
+    result = rate(sum(1 for row in decided if was_last(row["trajectory"], row["winners"][0])), len(decided))
+    result["defined"] = not rows or scores_during_play(rows)
+    return result
 
 
 def catch_up(rows: Sequence[Row], weaker: str) -> dict[str, Any]:
@@ -238,8 +271,10 @@ def catch_up(rows: Sequence[Row], weaker: str) -> dict[str, Any]:
     return agents(rows).get(weaker, rate(0, 0))
 
 
-def measure_cell(rows: Sequence[Row], measures: Sequence[str], weaker: str | None = None) -> dict[str, Any]:
-    """Every asked measure of one cell's games."""
+def measure_cell(rows: Sequence[Row], measures: Sequence[str], weaker: str | None = None,
+                 winner_rule: str = "score") -> dict[str, Any]:
+    """Every asked measure of one cell's games (``winner_rule``: the game's,
+    see :class:`tileworks.core.game.Game`)."""
     functions = {"balance": balance, "agents": agents, "scores": scores, "margin": margin, "duration": duration,
                  "drawishness": drawishness, "tiebreak": tiebreak, "lead_change": lead_change,
                  "comeback": comeback}
@@ -248,6 +283,8 @@ def measure_cell(rows: Sequence[Row], measures: Sequence[str], weaker: str | Non
         if name == "catch_up":
             if weaker is not None:
                 result[name] = catch_up(rows, weaker)
+        elif name == "tiebreak":
+            result[name] = tiebreak(rows, winner_rule)
         else:
             result[name] = functions[name](rows)
     return result

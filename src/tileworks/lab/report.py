@@ -14,10 +14,12 @@ import io
 import json
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tileworks.core.i18n import N_, _
+import tileworks
+from tileworks.core.i18n import N_, _, pgettext
 from tileworks.core.i18n import language as speaking
 from tileworks.lab import measures as m
 from tileworks.lab.run import load_rows
@@ -86,15 +88,41 @@ def _find_cjk_font() -> None:
             font_manager.fontManager.addfont(path)
 
 
-def measure_study(out: Path) -> tuple[dict[str, Any], list[Cell], dict[int, list[dict[str, Any]]], dict[int, Any]]:
-    """The study, its cells, each cell's rows and each cell's measures."""
+@dataclass
+class Measured:
+    """A study's games, measured cell by cell, and how complete they are."""
+
+    described: dict[str, Any]
+    cells: list[Cell]
+    rows: dict[int, list[dict[str, Any]]]  # each cell's games, in index order
+    results: dict[int, Any]  # each cell's measures
+    planned: dict[int, int]  # games each cell is set to play
+    beyond: int = 0  # stored games past a cell's planned number (its games were lowered), left out
+    live: bool = False  # a run was writing the store: a snapshot of the games so far
+
+    @property
+    def unfinished(self) -> list[Cell]:
+        return [cell for cell in self.cells if len(self.rows[cell.number]) < self.planned[cell.number]]
+
+
+def measure_study(out: Path) -> Measured:
+    """The study, its cells, each cell's rows (those its set-up asks for) and measures."""
+    from tileworks.lab.run import being_written
+
+    live = being_written(out)
     described, rows = load_rows(out)
     study = study_from_description(described)
     cells = study.cells()
+    planned = {cell.number: cell.games(study) for cell in cells}
     by_cell: dict[int, list[dict[str, Any]]] = {cell.number: [] for cell in cells}
+    beyond = 0
     for row in rows:
+        if row["cell"] in planned and row["game_index"] >= planned[row["cell"]]:
+            beyond += 1  # played before the study's games were lowered
+            continue
         by_cell.setdefault(row["cell"], []).append(row)
-    results = {cell.number: m.measure_cell(by_cell[cell.number], study.measures, cell.lineup.weaker)
+    rule = tileworks.load_game(study.game, **cells[0].options).winner_rule
+    results = {cell.number: m.measure_cell(by_cell[cell.number], study.measures, cell.lineup.weaker, rule)
                for cell in cells}
     if "catch_up" in study.measures:
         first: dict[str, int] = {}
@@ -105,7 +133,7 @@ def measure_study(out: Path) -> tuple[dict[str, Any], list[Cell], dict[int, list
             results[cell.number]["catch_up"]["change"] = m.difference(results[cell.number]["catch_up"],
                                                                        results[base]["catch_up"])
             results[cell.number]["catch_up"]["baseline"] = base
-    return described, cells, by_cell, results
+    return Measured(described, cells, by_cell, results, planned, beyond, live)
 
 
 def write_report(out: Path, to: Path | None = None, language: str = "en") -> Path:
@@ -139,15 +167,31 @@ def _mean(r: dict[str, Any], digits: int = 1) -> str:
 
 
 def _signed(d: dict[str, Any], key: str) -> str:
-    return (f"{100 * d[key]:+.1f} pts <small>({100 * d['low']:+.1f} to {100 * d['high']:+.1f})</small>"
-            if not math.isnan(d[key]) else "–")
+    """A difference of rates in percentage points, with its interval."""
+    if math.isnan(d[key]):
+        return "–"
+    return _("{value} pts <small>({low} to {high})</small>", value=f"{100 * d[key]:+.1f}",
+             low=f"{100 * d['low']:+.1f}", high=f"{100 * d['high']:+.1f}")
+
+
+def _p(value: float) -> str:
+    """A p-value: three decimals, or "< 0.001" (a p-value is never 0).
+
+    >>> _p(0.0312), _p(3e-7)
+    ('0.031', '< 0.001')
+    """
+    if value is None or math.isnan(value):
+        return "–"
+    return "< 0.001" if value < 0.0005 else f"{value:.3f}"
 
 
 class _Report:
     def __init__(self, out: Path, to: Path, code: str):
         self.out, self.to, self.code = out, to, code
         self.suffix = "" if code == "en" else f".{code}"
-        self.described, self.cells, self.rows, self.results = measure_study(out)
+        self.measured = measure_study(out)
+        self.described, self.cells, self.rows, self.results = (
+            self.measured.described, self.measured.cells, self.measured.rows, self.measured.results)
         self.figures: list[tuple[str, str, str]] = []  # (file stem, title, inline svg)
         self.plt = _matplotlib()
 
@@ -157,7 +201,7 @@ class _Report:
         if not any(self.rows.values()):
             raise StudyError(f"{self.out} holds no finished games yet; run the study first")
         self._figures()
-        sections = [self._setup()]
+        sections = [self._warnings(), self._setup()]
         for key in self.described["measures"]:
             table = self._table(key)
             if table:
@@ -175,6 +219,31 @@ class _Report:
         (self.to / "measures.json").write_text(json.dumps(_plain(self.results), indent=1) + "\n", encoding="utf-8")
         return path
 
+    def _warnings(self) -> str:
+        """What the reader must know before the numbers: a run still going,
+        cells short of their games, games left out."""
+        said = []
+        measured = self.measured
+        if measured.live:
+            said.append(_("A run is writing this study: the report reads the games finished so far."))
+        if measured.unfinished:
+            played = sum(len(rows) for rows in self.rows.values())
+            planned = sum(measured.planned.values())
+            empty = [cell for cell in measured.unfinished if not self.rows[cell.number]]
+            said.append(_("This study is not finished: {played} of {planned} games played, {cells} of {total} cells "
+                          "short of their games. Intervals are wider than the set-up plans; run the study again to "
+                          "finish it.", played=played, planned=planned, cells=len(measured.unfinished),
+                          total=len(self.cells)))
+            if empty:
+                said.append(_("Cells with no games yet, left out of the tables and figures: {cells}.",
+                              cells=", ".join(f"{cell.number} ({self._cell_name(cell)})" for cell in empty)))
+        if measured.beyond:
+            said.append(_("{games} stored games lie beyond the games a cell is now set to play (games was lowered) "
+                          "and are left out.", games=measured.beyond))
+        if not said:
+            return ""
+        return '<section class="warning">' + "".join(f"<p>{html.escape(line)}</p>" for line in said) + "</section>"
+
     def _setup(self) -> str:
         d = self.described
         total = sum(len(rows) for rows in self.rows.values())
@@ -191,12 +260,24 @@ class _Report:
         items = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in facts)
         cells = "".join(
             f"<tr><td>{cell.number}</td><td>{html.escape(cell.label)}</td><td>{html.escape(cell.lineup.name)}</td>"
-            f"<td>{len(self.rows[cell.number])}</td></tr>" for cell in self.cells)
-        return (f"<section><h2>{_('Set-up')}</h2><table class=facts>{items}</table>"
-                f"<h3>{_('Cells')}</h3><table><tr><th>#</th><th>{_('cell')}</th><th>{_('line-up')}</th>"
-                f"<th>{_('games')}</th></tr>{cells}</table></section>")
+            f"<td>{self._played(cell)}</td></tr>" for cell in self.cells)
+        heading, cells_heading = html.escape(_("Set-up")), html.escape(_("Cells"))
+        columns = "".join(f"<th>{html.escape(name)}</th>" for name in ("#", pgettext("study", "cell"), _("line-up"), _("games")))
+        return (f"<section><h2>{heading}</h2><table class=facts>{items}</table>"
+                f"<h3>{cells_heading}</h3><table><tr>{columns}</tr>{cells}</table></section>")
+
+    def _played(self, cell: Cell) -> str:
+        """A cell's games: ``200``, or ``120 of 200`` while it is short."""
+        played, planned = len(self.rows[cell.number]), self.measured.planned[cell.number]
+        return str(played) if played >= planned else _("{played} of {planned}", played=played, planned=planned)
 
     def _table(self, key: str) -> str:
+        if key == "agents" and all(len(set(cell.lineup.agents)) == 1 for cell in self.cells):
+            return ""  # one agent in every seat: it wins every game, nothing to compare
+        undefined = self._not_defined(key)
+        if undefined:
+            return (f'<section id="{key}"><h2>{html.escape(_(MEASURE_NAMES[key]))}</h2>'
+                    f"<p>{html.escape(undefined)}</p></section>")
         columns, row_of = self._columns(key)
         body = []
         for cell in self.cells:
@@ -207,9 +288,19 @@ class _Report:
                         + "".join(f"<td>{v}</td>" for v in row_of(cell, result)) + "</tr>")
         if not body:
             return ""
-        head = "".join(f"<th>{html.escape(c)}</th>" for c in [_("cell"), *columns])
+        head = "".join(f"<th>{html.escape(c)}</th>" for c in [pgettext("study", "cell"), *columns])
         return (f'<section id="{key}"><h2>{html.escape(_(MEASURE_NAMES[key]))}</h2>'
                 f"<p>{html.escape(_(MEASURE_NOTES[key]))}</p><table><tr>{head}</tr>{''.join(body)}</table></section>")
+
+    def _not_defined(self, key: str) -> str | None:
+        """Why a measure means nothing for these games, or None."""
+        found = [self.results[c.number][key] for c in self.cells if self.rows[c.number] and key in self.results[c.number]]
+        if not found or all(r.get("defined", True) for r in found):
+            return None
+        if key == "tiebreak":
+            return _("Not defined for {game}: its scores do not decide the winner (a race, or a game won by going "
+                     "out), so there are no ties on the top score to break.", game=self.described["game"])
+        return _("Not defined: these games score only at the end, so nobody leads before the last turn.")
 
     def _cell_name(self, cell: Cell) -> str:
         lineups = {c.lineup.name for c in self.cells}
@@ -226,7 +317,7 @@ class _Report:
             return ([*seats, _("first seat's advantage"), _("χ² p (equal seats)"), _("balance score")],
                     lambda cell, r: [*seat_values(cell, [_rate(s) for s in r["seats"]]),
                                      _signed(r["first_player_advantage"], "advantage"),
-                                     _num(r["p_value"], 3), _num(r["balance_score"], 3)])
+                                     _p(r["p_value"]), _num(r["balance_score"], 3)])
         if key == "agents":
             return ([_("agent: win rate")], lambda cell, r: ["<br>".join(
                 f"{html.escape(a)}: {_rate(v)}" for a, v in r.items())])
@@ -242,6 +333,8 @@ class _Report:
         if key == "drawishness":
             return ([_("shared-win rate")], lambda cell, r: [_rate(r)])
         if key == "tiebreak":
+            if self._winner_rule() == "score":  # a tie on the top score is a shared win: nothing breaks it
+                return ([_("top score shared (no tie-break rule: a shared win)")], lambda cell, r: [_rate(r["tied"])])
             return ([_("top score shared"), _("decided by the tie-break")],
                     lambda cell, r: [_rate(r["tied"]), _rate(r["decided"])])
         if key == "lead_change":
@@ -252,6 +345,9 @@ class _Report:
         return ([_("weaker agent"), _("win rate"), _("change from the line-up's first cell")],
                 lambda cell, r: [html.escape(cell.lineup.weaker or ""), _rate(r),
                                  _signed(r["change"], "difference") if r.get("baseline") != cell.number else "—"])
+
+    def _winner_rule(self) -> str:
+        return tileworks.load_game(self.described["game"], **self.cells[0].options).winner_rule
 
     # -- the figures ----------------------------------------------------
     def _figures(self) -> None:
@@ -264,7 +360,7 @@ class _Report:
             self._score_figure()
         if "margin" in measured:
             self._margin_figure()
-        if "tiebreak" in measured:
+        if "tiebreak" in measured and not self._not_defined("tiebreak"):
             self._tiebreak_figure()
         if "duration" in measured:
             self._length_figure()
@@ -272,10 +368,11 @@ class _Report:
 
     def _save(self, fig, stem: str, title: str) -> None:
         fig.tight_layout()
+        # "tight" grows the saved picture to hold every label (long cell names, legends)
         for kind in ("png", "svg"):
-            fig.savefig(self.to / f"{stem}{self.suffix}.{kind}", format=kind)
+            fig.savefig(self.to / f"{stem}{self.suffix}.{kind}", format=kind, bbox_inches="tight")
         buffer = io.StringIO()
-        fig.savefig(buffer, format="svg")
+        fig.savefig(buffer, format="svg", bbox_inches="tight")
         svg = buffer.getvalue()
         svg = svg[svg.index("<svg"):]
         self.figures.append((stem, title, svg))
@@ -376,8 +473,11 @@ class _Report:
     def _length_figure(self) -> None:
         plt = self.plt
         cells = [c for c in self.cells if self.rows[c.number]]
+        if len(cells) > self.OVERLAID:
+            self._length_boxes(cells)
+            return
         fig, ax = plt.subplots(figsize=(7, 4))
-        shown = cells[:10]
+        shown = cells
         everything = [row["decisions"] for cell in shown for row in self.rows[cell.number]]
         low, high = min(everything), max(everything)
         width = max(1, math.ceil((high - low + 1) / 40))  # whole decisions per bin, the same bins for every cell
@@ -392,10 +492,21 @@ class _Report:
         ax.legend(fontsize=7)
         self._save(fig, "length", _("Histograms of game length in decisions, per cell"))
 
+    #: overlaid histograms stay readable up to this many cells; more get a box each
+    OVERLAID = 6
+
+    def _length_boxes(self, cells: list[Cell]) -> None:
+        fig, ax = self._per_cell(cells)
+        ax.boxplot([[row["decisions"] for row in self.rows[c.number]] for c in cells], showmeans=True)
+        self._ticks(ax, cells, first=1)
+        ax.set_ylabel(_("decisions a game"))
+        ax.set_title(_("Game length; triangle: the mean"))
+        self._save(fig, "length", _("Game length in decisions, per cell"))
+
     def _trajectory_figure(self) -> None:
         plt = self.plt
-        cells = [c for c in self.cells if self.rows[c.number]][:12]
-        columns = min(3, len(cells))
+        cells = [c for c in self.cells if self.rows[c.number]]
+        columns = min(3 if len(cells) <= 9 else 4, len(cells))
         lines = math.ceil(len(cells) / columns)
         fig, axes = plt.subplots(lines, columns, figsize=(4 * columns, 3 * lines), squeeze=False, sharey=False)
         grid = [i / 20 for i in range(21)]

@@ -266,6 +266,7 @@ def run_study(study: Study, out: Path, workers: int = 1, ray: str | None = None,
     Interrupted (Ctrl-C, a killed process, a lost worker), the games already
     finished are kept and the exception goes on; running again continues.
     """
+    started = time.perf_counter()  # starting Ray is part of the run's time
     runner = make_runner(workers, ray)
     try:
         store = ResultStore(out, study)
@@ -279,7 +280,6 @@ def run_study(study: Study, out: Path, workers: int = 1, ray: str | None = None,
     progress = Progress(cells=len(cells), total=sum(cell.games(study) for cell in cells), done=already,
                         started=time.monotonic())
     timing: dict[int, float] = {}
-    started = time.perf_counter()
     where = runner.where
     try:
         for rows in runner.results(play_job, _jobs(study, [t for t in todo if t[1]], timing, progress)):
@@ -300,19 +300,80 @@ def run_study(study: Study, out: Path, workers: int = 1, ray: str | None = None,
 
 
 def load_rows(out: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """A results folder's study (as saved) and its rows, in cell and index order."""
+    """A results folder's study (as saved) and its rows, in cell and index order.
+
+    While a run is writing the folder (it holds DuckDB's lock), the rows are
+    read from a copy of the store and its write-ahead log, with the games
+    still in the journal: a consistent snapshot of the games finished so far.
+    """
     duckdb = _duckdb()
     out = Path(out)
     saved = out / "study.json"
     if not saved.exists() or not (out / "results.duckdb").exists():
         raise StudyError(f"{out} holds no study results (no study.json and results.duckdb); run `tileworks study run` first")
     described = json.loads(saved.read_text(encoding="utf-8"))
-    with duckdb.connect(str(out / "results.duckdb")) as db:
-        _add_first_player(db, described["game"])
-    with duckdb.connect(str(out / "results.duckdb"), read_only=True) as db:
-        cursor = db.execute(f"SELECT {', '.join(COLUMNS)} FROM games ORDER BY cell, game_index")
-        rows = [dict(zip(COLUMNS, values, strict=True)) for values in cursor.fetchall()]
+    try:
+        with duckdb.connect(str(out / "results.duckdb")) as db:
+            _add_first_player(db, described["game"])
+        with duckdb.connect(str(out / "results.duckdb"), read_only=True) as db:
+            rows = _fetch_rows(db)
+    except duckdb.IOException as exc:
+        if "lock" not in str(exc).lower():
+            raise StudyError(f"cannot read {out / 'results.duckdb'}: {exc}") from None
+        rows = _snapshot_rows(out, duckdb)
     return described, rows
+
+
+def being_written(out: Path) -> bool:
+    """Whether a run holds the study's store now (DuckDB's lock on it)."""
+    duckdb = _duckdb()
+    try:
+        duckdb.connect(str(Path(out) / "results.duckdb"), read_only=True).close()
+    except duckdb.IOException as exc:
+        return "lock" in str(exc).lower()
+    return False
+
+
+def _fetch_rows(db) -> list[dict[str, Any]]:
+    cursor = db.execute(f"SELECT {', '.join(COLUMNS)} FROM games ORDER BY cell, game_index")
+    return [dict(zip(COLUMNS, values, strict=True)) for values in cursor.fetchall()]
+
+
+def _snapshot_rows(out: Path, duckdb) -> list[dict[str, Any]]:
+    """The rows of a study that a run is writing: a copy of the store (a copy
+    taken during one of DuckDB's checkpoints may not open: try again), then
+    the journal's games not yet moved into it."""
+    import shutil
+    import tempfile
+
+    rows = None
+    for _attempt in range(10):
+        with tempfile.TemporaryDirectory(prefix="tileworks-snapshot-") as folder:
+            copy = Path(folder) / "results.duckdb"
+            for name in ("results.duckdb", "results.duckdb.wal"):
+                if (out / name).exists():
+                    shutil.copyfile(out / name, Path(folder) / name)
+            try:
+                with duckdb.connect(str(copy)) as db:
+                    rows = _fetch_rows(db)
+                break
+            except duckdb.Error:
+                time.sleep(0.2)
+    if rows is None:
+        raise StudyError(f"could not read a consistent copy of {out / 'results.duckdb'} while a run writes it; try again")
+    stored = {(row["cell_key"], row["game_index"]) for row in rows}
+    journal = out / "journal.jsonl"
+    lines = journal.read_text(encoding="utf-8").splitlines() if journal.exists() else []
+    for line in lines:
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue  # the line being written
+        if isinstance(row, dict) and set(COLUMNS) <= set(row) and (row["cell_key"], row["game_index"]) not in stored:
+            stored.add((row["cell_key"], row["game_index"]))
+            rows.append({name: row[name] for name in COLUMNS})
+    rows.sort(key=lambda row: (row["cell"], row["game_index"]))
+    return rows
 
 
 def replay_game(out: Path, cell: int, index: int, record: Path) -> Path:

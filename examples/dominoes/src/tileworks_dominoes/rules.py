@@ -37,6 +37,7 @@ class DominoesGame(Game):
     """Block Dominoes with fixed options (see ``tileworks_dominoes.GAME_INFO``)."""
 
     name = "dominoes"
+    winner_rule = "other"  # going out (or the fewest pips when blocked) wins
 
     def __init__(self, options: dict[str, Any]):
         super().__init__(options)

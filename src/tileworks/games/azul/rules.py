@@ -64,6 +64,7 @@ class AzulGame(Game):
     """Azul with fixed options (see ``tileworks.games.azul.GAME_INFO``)."""
 
     name = "azul"
+    winner_rule = "score+tiebreak"  # ties go to the most complete rows
 
     def __init__(self, options: dict[str, Any]):
         super().__init__(options)

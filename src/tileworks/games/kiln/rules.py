@@ -94,6 +94,7 @@ class KilnGame(Game):
     """KILN with fixed options (see ``tileworks.games.kiln.GAME_INFO``)."""
 
     name = "kiln"
+    winner_rule = "other"  # a race: the first disc to the goal wins
 
     def __init__(self, options: dict[str, Any]):
         super().__init__(options)
