@@ -135,3 +135,31 @@ def test_a_report_during_a_run_reads_the_games_finished_so_far(results, tmp_path
     assert "not finished" not in page
     measures = json.loads((out / "report" / "measures.json").read_text())
     assert [measures[str(cell)]["games"] for cell in range(4)] == [6, 6, 6, 6]
+
+
+def test_the_report_opens_with_the_answer_each_cell_against_its_baseline(results):
+    page = write_report(results, language="en").read_text(encoding="utf-8")
+    summary = page[page.index('<section id="summary">'):page.index('<section id="comparisons">')]
+    assert re.search(r"\d+ tests, adjusted together by Holm&#x27;s method: \d+ findings hold at 5%", summary)
+    # the official tie-break against the seed, within each line-up
+    assert "tiebreak=official · random against greedy, against tiebreak=seed · random against greedy:" in summary
+    assert page.index('id="summary"') < page.index("<h2>Set-up</h2>")
+    table = page[page.index('<section id="comparisons">'):]
+    assert "Newcombe" in table and "<th>adjusted p</th>" in table
+    assert re.search(r"<td>decisions a game</td><td>[+-]\d+\.\d <small>", table)
+    # random never beats greedy here: the seat-and-agent model declines rather than report infinite odds
+    assert "not fitted: an agent always or never wins" in page
+
+
+def test_a_paired_study_compares_game_by_game(tmp_path):
+    from tests.lab.conftest import SMALL
+
+    path = tmp_path / "paired.toml"
+    path.write_text(SMALL.replace("seed = 11", 'seed = 11\npaired = true\nbaseline = {tiebreak = "official"}\nadjust = "bh"'),
+                    encoding="utf-8")
+    run_study(load_study(path), tmp_path / "out")
+    page = write_report(tmp_path / "out").read_text(encoding="utf-8")
+    assert "game by game: the cells played the same chance seeds" in page
+    assert "adjusted together by Benjamini–Hochberg" in page
+    assert "tiebreak=seed · all greedy, against tiebreak=official · all greedy:" in page
+    assert "<th>paired deals</th><td>yes: every cell plays the same chance seeds</td>" in page

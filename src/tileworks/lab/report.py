@@ -22,6 +22,7 @@ import tileworks
 from tileworks.core.i18n import N_, _, pgettext
 from tileworks.core.i18n import language as speaking
 from tileworks.lab import measures as m
+from tileworks.lab.compare import Comparison, compare_cells
 from tileworks.lab.run import load_rows
 from tileworks.lab.study import Cell, StudyError, study_from_description
 
@@ -54,6 +55,30 @@ MEASURE_NOTES = {
     "catch_up": N_("The weaker agent's share of the wins in each cell, and its change from the line-up's first cell "
                    "(Newcombe's 95% interval for a difference of rates)."),
 }
+
+
+#: the compared quantities' names (see tileworks.lab.compare)
+QUANTITY_NAMES = {name: name for name in (
+    N_("first seat's win rate"), N_("decisions a game"), N_("mean score"), N_("winning margin"),
+    N_("shared-win rate"), N_("top score shared"), N_("lead changes a game"), N_("comeback rate"),
+    N_("weaker agent's win rate"))}
+COMPARISON_NOTE = N_(
+    "Each cell minus its baseline cell (the same line-up at the baseline's options). Rates: Newcombe's 95% interval "
+    "and the two-proportion z-test; means: Welch's interval and t-test. The adjusted p-values treat every test of "
+    "the study (these and each cell's test of equal seats) as one family.")
+COMPARISON_NOTE_PAIRED = N_(
+    "Each cell minus its baseline cell (the same line-up at the baseline's options), game by game: the cells played "
+    "the same chance seeds, so each difference is the mean of the paired differences, with its 95% t interval and "
+    "the paired t-test. The adjusted p-values treat every test of the study (these and each cell's test of equal "
+    "seats) as one family.")
+
+
+SEAT_AGENT_NOTE = N_(
+    "Where different agents meet, a logistic model separates the seat from the agent: each seat of each game is "
+    "one observation (won or not), explained by the agent, whether it moved first, and their interaction "
+    "(a binomial GLM, standard errors clustered by game). Win rates are the model's, with 95% intervals; an odds "
+    "ratio above 1 means moving first helps that agent; a small interaction p means it helps one agent more than "
+    "the other (with two seats both agents' odds ratios are one and the same, and there is nothing to test).")
 
 
 def _matplotlib():
@@ -93,6 +118,7 @@ class Measured:
     """A study's games, measured cell by cell, and how complete they are."""
 
     described: dict[str, Any]
+    study: Any  # the Study
     cells: list[Cell]
     rows: dict[int, list[dict[str, Any]]]  # each cell's games, in index order
     results: dict[int, Any]  # each cell's measures
@@ -133,7 +159,7 @@ def measure_study(out: Path) -> Measured:
             results[cell.number]["catch_up"]["change"] = m.difference(results[cell.number]["catch_up"],
                                                                        results[base]["catch_up"])
             results[cell.number]["catch_up"]["baseline"] = base
-    return Measured(described, cells, by_cell, results, planned, beyond, live)
+    return Measured(described, study, cells, by_cell, results, planned, beyond, live)
 
 
 def write_report(out: Path, to: Path | None = None, language: str = "en") -> Path:
@@ -192,6 +218,9 @@ class _Report:
         self.measured = measure_study(out)
         self.described, self.cells, self.rows, self.results = (
             self.measured.described, self.measured.cells, self.measured.rows, self.measured.results)
+        study = self.measured.study
+        self.family = compare_cells(self.cells, self.rows, self.results, study.baseline_of(), study.measures,
+                                    study.paired, study.adjust)
         self.figures: list[tuple[str, str, str]] = []  # (file stem, title, inline svg)
         self.plt = _matplotlib()
 
@@ -201,11 +230,13 @@ class _Report:
         if not any(self.rows.values()):
             raise StudyError(f"{self.out} holds no finished games yet; run the study first")
         self._figures()
-        sections = [self._warnings(), self._setup()]
+        sections = [self._warnings(), self._summary(), self._setup(), self._comparisons()]
         for key in self.described["measures"]:
             table = self._table(key)
             if table:
                 sections.append(table)
+            if key == "balance":
+                sections.append(self._seat_and_agent())
         figures = "\n".join(
             f'<figure id="fig-{stem}">{svg}<figcaption>{html.escape(title)} '
             f'(<a href="{stem}{self.suffix}.png">PNG</a>, <a href="{stem}{self.suffix}.svg">SVG</a>)</figcaption></figure>'
@@ -244,6 +275,114 @@ class _Report:
             return ""
         return '<section class="warning">' + "".join(f"<p>{html.escape(line)}</p>" for line in said) + "</section>"
 
+    # -- the answer first: comparisons with the baseline ------------------
+    def _amount(self, comparison: Comparison, value: float, signed: bool = True) -> str:
+        if comparison.quantity.kind == "rate":
+            return _("{value} pts", value=f"{100 * value:+.1f}" if signed else f"{100 * abs(value):.1f}")
+        return f"{value:+.1f}" if signed else f"{abs(value):.1f}"
+
+    def _finding(self, comparison: Comparison) -> str:
+        """One comparison in words: a change that survives the adjustment, or none."""
+        r = comparison.result
+        what = _(QUANTITY_NAMES[comparison.quantity.name])
+        interval = _("{low} to {high}", low=self._amount(comparison, r["low"]), high=self._amount(comparison, r["high"]))
+        if comparison.survives:
+            template = (N_("{what} rises by {amount} ({interval})") if r["difference"] > 0
+                        else N_("{what} falls by {amount} ({interval})"))
+            return _(template, what=what, amount=self._amount(comparison, r["difference"], signed=False),
+                     interval=interval)
+        return _("no clear change in {what} ({amount}, {interval})", what=what,
+                 amount=self._amount(comparison, r["difference"]), interval=interval)
+
+    def _summary(self) -> str:
+        """The study's answer in a few sentences: what each cell changes
+        against its baseline, and which seat advantages hold."""
+        family = self.family
+        if not family.comparisons and not family.seat_tests:
+            return ""
+        method = _("Holm's method") if family.method == "holm" else _("Benjamini–Hochberg")
+        said = [_("{tests} tests, adjusted together by {method}: {surviving} findings hold at 5%.",
+                  tests=family.tests, method=method, surviving=family.surviving)]
+        names = {cell.number: self._cell_name(cell) for cell in self.cells}
+        by_cell: dict[int, list[Comparison]] = {}
+        for comparison in family.comparisons:
+            by_cell.setdefault(comparison.cell, []).append(comparison)
+        for cell, found in by_cell.items():
+            clear = [c for c in found if c.survives]
+            unclear = [c for c in found if not c.survives and not math.isnan(c.result["p"])]
+            parts = [self._finding(c) for c in clear]
+            if unclear:
+                parts.append(_("no clear change in {what}", what=", ".join(
+                    _(QUANTITY_NAMES[c.quantity.name]) for c in unclear)))
+            said.append(_("{cell}, against {baseline}: {findings}.", cell=names[cell],
+                          baseline=names[found[0].baseline], findings="; ".join(parts)))
+        advantaged = [number for number, test in family.seat_tests.items() if test["adjusted_p"] < 0.05]
+        if family.seat_tests:
+            if advantaged:
+                said.append(_("A seat advantage holds in {cells}; elsewhere the seats are not shown to differ.",
+                              cells=", ".join(self._seat_finding(n) for n in advantaged)))
+            else:
+                said.append(_("No cell shows a seat advantage after the adjustment."))
+        items = "".join(f"<li>{html.escape(line)}</li>" for line in said[1:])
+        return (f'<section id="summary"><h2>{html.escape(_("Summary"))}</h2><p>{html.escape(said[0])}</p>'
+                f"<ul>{items}</ul></section>")
+
+    def _seat_finding(self, number: int) -> str:
+        first = self.results[number]["balance"]["seats"][0]
+        cell = next(c for c in self.cells if c.number == number)
+        return _("{cell} (the first seat wins {rate})", cell=self._cell_name(cell), rate=_pct(first["rate"]))
+
+    def _comparisons(self) -> str:
+        family = self.family
+        if not family.comparisons:
+            return ""
+        names = {cell.number: self._cell_name(cell) for cell in self.cells}
+        paired = self.measured.study.paired
+        lines = []
+        for c in family.comparisons:
+            r = c.result
+            amount = "–" if math.isnan(r["difference"]) else (
+                f"{self._amount(c, r['difference'])} <small>({html.escape(self._amount(c, r['low']))} "
+                f"{html.escape(_('to'))} {html.escape(self._amount(c, r['high']))})</small>")
+            verdict = _("holds") if c.survives else _("not shown")
+            lines.append(f"<tr><td>{html.escape(names[c.cell])}</td><td>{html.escape(names[c.baseline])}</td>"
+                         f"<td>{html.escape(_(QUANTITY_NAMES[c.quantity.name]))}</td><td>{amount}</td>"
+                         f"<td>{_p(r['p'])}</td><td>{_p(c.adjusted_p)}</td><td>{html.escape(verdict)}</td></tr>")
+        columns = [pgettext("study", "cell"), _("baseline"), _("measure"), _("difference (95% interval)"), _("p"),
+                   _("adjusted p"), _("at 5%")]
+        head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
+        note = _(COMPARISON_NOTE_PAIRED if paired else COMPARISON_NOTE)
+        return (f'<section id="comparisons"><h2>{html.escape(_("Against the baseline"))}</h2>'
+                f"<p>{html.escape(note)}</p><table><tr>{head}</tr>{''.join(lines)}</table></section>")
+
+    def _seat_and_agent(self) -> str:
+        """The logistic model of each cell where different agents meet (see tileworks.lab.seat_agent)."""
+        from tileworks.lab.seat_agent import seat_agent_model
+
+        lines = []
+        for cell in self.cells:
+            if len(set(cell.lineup.agents)) < 2 or not self.rows[cell.number]:
+                continue
+            model = seat_agent_model(self.rows[cell.number])
+            if model is None:
+                lines.append(f"<tr><td>{html.escape(self._cell_name(cell))}</td><td colspan=5>"
+                             f"{html.escape(_('not fitted: an agent always or never wins, or too few games'))}</td></tr>")
+                continue
+            for agent, entry in model["agents"].items():
+                ratio = entry["odds_ratio"]
+                lines.append(
+                    f"<tr><td>{html.escape(self._cell_name(cell))}</td><td>{html.escape(agent)}</td>"
+                    f"<td>{_rate({'n': 1, **entry['first']})}</td><td>{_rate({'n': 1, **entry['later']})}</td>"
+                    f"<td>{_num(ratio['value'], 2)} <small>({_num(ratio['low'], 2)}–{_num(ratio['high'], 2)})</small></td>"
+                    f"<td>{_p(model['interaction_p'])}</td></tr>")
+        if not lines:
+            return ""
+        columns = [pgettext("study", "cell"), _("agent"), _("win rate moving first"), _("win rate moving later"),
+                   _("odds ratio of moving first"), _("interaction p")]
+        head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
+        return (f'<section id="seat-agent"><h2>{html.escape(_("Seat and agent apart"))}</h2>'
+                f"<p>{html.escape(_(SEAT_AGENT_NOTE))}</p><table><tr>{head}</tr>{''.join(lines)}</table></section>")
+
     def _setup(self) -> str:
         d = self.described
         total = sum(len(rows) for rows in self.rows.values())
@@ -256,6 +395,9 @@ class _Report:
             (_("line-ups"), "; ".join(f"{l['name']} ({', '.join(l['agents'])}; {l['games']} " + _("games a cell") + ")"
                                       for l in d["lineups"])),
             (_("games played"), f"{total} " + _("in {cells} cells", cells=len(self.cells))),
+            (_("baseline"), ", ".join(f"{k}={_value(v)}" for k, v in d.get("baseline", {}).items())
+             or _("the first value of each axis")),
+            (_("paired deals"), _("yes: every cell plays the same chance seeds") if d.get("paired") else _("no")),
         ]
         items = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in facts)
         cells = "".join(
@@ -314,10 +456,12 @@ class _Report:
             return values + ["" for _ in range(most - len(values))]
 
         if key == "balance":
-            return ([*seats, _("first seat's advantage"), _("χ² p (equal seats)"), _("balance score")],
+            tests = self.family.seat_tests
+            return ([*seats, _("first seat's advantage"), _("χ² p (equal seats)"), _("adjusted p"), _("balance score")],
                     lambda cell, r: [*seat_values(cell, [_rate(s) for s in r["seats"]]),
                                      _signed(r["first_player_advantage"], "advantage"),
-                                     _p(r["p_value"]), _num(r["balance_score"], 3)])
+                                     _p(r["p_value"]), _p(tests.get(cell.number, {}).get("adjusted_p", float("nan"))),
+                                     _num(r["balance_score"], 3)])
         if key == "agents":
             return ([_("agent: win rate")], lambda cell, r: ["<br>".join(
                 f"{html.escape(a)}: {_rate(v)}" for a, v in r.items())])

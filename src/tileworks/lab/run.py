@@ -25,7 +25,7 @@ from tileworks.arena.playing import play_seeded
 from tileworks.arena.runners import make_runner
 from tileworks.lab.study import Cell, Study, StudyError
 
-LAB_MISSING = "the balance lab needs DuckDB, pyarrow, matplotlib and SciPy; install them with: pip install 'tileworks[lab]'"
+LAB_MISSING = "the balance lab needs DuckDB, pyarrow, matplotlib, SciPy and statsmodels; install them with: pip install 'tileworks[lab]'"
 
 #: the results table, one row per game: each column's name, DuckDB type and meaning
 FIELDS = (

@@ -10,6 +10,9 @@ agents, the number of games in each cell and a seed::
     games = 200              # games per cell
     seed = 1
     measures = ["balance", "catch_up"]   # default: every measure
+    baseline = {heat_tokens = []}        # the cell others are compared with (default: each axis's first value)
+    paired = true            # every cell plays the same chance seeds (paired comparisons)
+    adjust = "holm"          # multiple tests: "holm" (default) or "bh"
 
     [options]                # the same in every cell
     goal = 17
@@ -52,7 +55,7 @@ MEASURES = ("balance", "agents", "scores", "margin", "duration", "drawishness", 
             "comeback", "catch_up")
 
 _KEYS = {
-    "study": {"title", "game", "games", "seed", "measures"},
+    "study": {"title", "game", "games", "seed", "measures", "baseline", "paired", "adjust"},
     "options": None,  # any option of the game
     "grid": None,
     "lineups": {"name", "agents", "weaker", "games"},
@@ -123,6 +126,9 @@ class Study:
     measures: tuple[str, ...] = MEASURES
     title: str = ""
     source: str = ""
+    baseline: dict[str, Any] = field(default_factory=dict)  # grid values (and "lineup") of the baseline cell
+    paired: bool = False  # every cell plays the same chance seeds
+    adjust: str = "holm"  # how the tests are adjusted: "holm" or "bh"
 
     def cells(self) -> list[Cell]:
         """Every cell: the grid's product (last axis fastest) for each line-up."""
@@ -139,9 +145,27 @@ class Study:
 
     def game_seed(self, cell: Cell, index: int) -> int:
         """The seed of game ``index`` of ``cell``: from the study's seed and the
-        cell's key, so adding a value to an axis changes no other cell's games."""
-        digest = hashlib.sha256(f"{self.seed}/{cell.key}/{index}".encode()).digest()
+        cell's key, so adding a value to an axis changes no other cell's games.
+        In a paired study every cell's game ``index`` has the same seed (the
+        same chance: bag draws, deals, first player), so cells compare game by game."""
+        where = "paired" if self.paired else cell.key
+        digest = hashlib.sha256(f"{self.seed}/{where}/{index}".encode()).digest()
         return int.from_bytes(digest[:8], "big") >> 2
+
+    def baseline_of(self) -> dict[int, int]:
+        """Each cell's baseline cell: the baseline's grid values (each axis's
+        first value where it names none) with the cell's own line-up, or the
+        line-up the baseline names."""
+        cells = self.cells()
+        wanted = {name: self.baseline.get(name, values[0]) for name, values in self.grid.items()}
+        found: dict[int, int] = {}
+        for cell in cells:
+            lineup = self.baseline.get("lineup", cell.lineup.name)
+            for other in cells:
+                if other.lineup.name == lineup and all(_shown(other.axes[k]) == _shown(v) for k, v in wanted.items()):
+                    found[cell.number] = other.number
+                    break
+        return found
 
     def fingerprint(self) -> str:
         """What fixes the games played (all but the number of games, which may
@@ -149,6 +173,8 @@ class Study:
         fixed = {"game": self.game, "seed": self.seed, "cells": [c.key for c in self.cells()],
                  "options": [_jsonable(c.options) for c in self.cells()],
                  "agents": [list(c.lineup.agents) for c in self.cells()]}
+        if self.paired:  # other seeds (unpaired studies keep the fingerprints they had)
+            fixed["paired"] = True
         return hashlib.sha256(json.dumps(fixed, sort_keys=True).encode()).hexdigest()[:16]
 
     def describe(self) -> dict[str, Any]:
@@ -157,7 +183,8 @@ class Study:
                 "options": _jsonable(self.options), "grid": {k: [_jsonable(v) for v in vs] for k, vs in self.grid.items()},
                 "lineups": [{"name": l.name, "agents": list(l.agents), "weaker": l.weaker, "games": l.games or self.games}
                             for l in self.lineups],
-                "measures": list(self.measures), "fingerprint": self.fingerprint()}
+                "measures": list(self.measures), "baseline": _jsonable(self.baseline), "paired": self.paired,
+                "adjust": self.adjust, "fingerprint": self.fingerprint()}
 
 
 def study_from_description(described: dict[str, Any]) -> Study:
@@ -166,7 +193,9 @@ def study_from_description(described: dict[str, Any]) -> Study:
                for entry in described["lineups"]]
     return Study(game=described["game"], games=described["games"], seed=described["seed"], lineups=lineups,
                  options=described.get("options", {}), grid=described.get("grid", {}),
-                 measures=tuple(described.get("measures", MEASURES)), title=described.get("title", ""))
+                 measures=tuple(described.get("measures", MEASURES)), title=described.get("title", ""),
+                 baseline=described.get("baseline", {}), paired=described.get("paired", False),
+                 adjust=described.get("adjust", "holm"))
 
 
 def load_study(path: str | Path) -> Study:
@@ -270,10 +299,47 @@ class _Checker:
                 raise self.fail(f"grid axis {axis!r} lists a value twice", "grid", axis)
             grid[axis] = checked
         lineups = self.lineups(game, options, grid)
+        paired = head.get("paired", False)
+        if not isinstance(paired, bool):
+            raise self.fail(f"paired must be true or false, not {paired!r}", "study", "paired")
+        adjust = head.get("adjust", "holm")
+        if adjust not in ("holm", "bh"):
+            raise self.fail(f"adjust must be \"holm\" (Holm's method) or \"bh\" (Benjamini–Hochberg), not {adjust!r}",
+                            "study", "adjust")
+        baseline = self.baseline(head.get("baseline", {}), by_name, game, grid, lineups)
         study = Study(game=game, games=count, seed=seed, lineups=lineups, options=options, grid=grid,
-                      measures=tuple(measures), title=title, source=self.name)
+                      measures=tuple(measures), title=title, source=self.name, baseline=baseline, paired=paired,
+                      adjust=adjust)
         self.check_cells(study)
         return study
+
+    def baseline(self, given: Any, by_name: dict[str, Any], game: str, grid: dict[str, list[Any]],
+                 lineups: list[Lineup]) -> dict[str, Any]:
+        """The baseline cell: a value of some grid axes, and perhaps a line-up."""
+        if not isinstance(given, dict):
+            raise self.fail("baseline must be a table of grid values, e.g. baseline = {variant = \"grey\"}, "
+                            "and may name a line-up: {lineup = \"NAME\"}", "study", "baseline")
+        chosen: dict[str, Any] = {}
+        for key, value in given.items():
+            if key == "lineup":
+                if value not in [lineup.name for lineup in lineups]:
+                    raise self.fail(f"baseline names line-up {value!r}, which the study does not have; line-ups: "
+                                    f"{', '.join(lineup.name for lineup in lineups)}", "study", "baseline")
+                chosen[key] = value
+                continue
+            if key not in grid:
+                raise self.fail(f"baseline names {key!r}, which is no grid axis"
+                                + (f"; axes: {', '.join(grid)}" if grid else " (the study has no grid)"),
+                                "study", "baseline")
+            try:
+                checked = by_name[key].validate(value)
+            except ValueError as exc:
+                raise self.fail(f"baseline: {exc}", "study", "baseline") from None
+            if _shown(checked) not in [_shown(v) for v in grid[key]]:
+                raise self.fail(f"baseline {key} = {_shown(checked)} is not one of the grid's values "
+                                f"({', '.join(_shown(v) for v in grid[key])})", "study", "baseline")
+            chosen[key] = checked
+        return chosen
 
     def table(self, name: str) -> dict[str, Any]:
         value = self.data.get(name, {})
