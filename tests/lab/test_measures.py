@@ -146,3 +146,27 @@ def test_the_all_seats_score_interval_counts_games_not_seats():
     assert every["mean"] == 5 and every["n"] == 4  # four games, not eight seats
     assert every["low"] == every["high"] == 5  # every game's mean seat score is 5: no uncertainty
     assert every["sd"] == pytest.approx(math.sqrt(sum((s - 5) ** 2 for s in (2, 3, 7, 8, 8, 7, 3, 2)) / 7))
+
+
+def test_complexity_counts_choices_forced_moves_and_how_long_the_outcome_stayed_open():
+    # two decisions a turn; the second game has two forced moves of four
+    a = game([5, 10], [1], trajectory=[[0, 0], [4, 0], [4, 2], [5, 10]], decisions=8, turns=4)
+    a["choices"] = [10, 10, 20, 20, 30, 30, 40, 40]
+    b = game([9, 3], [0], trajectory=[[1, 0], [2, 0], [9, 3]], decisions=4, turns=2)
+    b["choices"] = [1, 5, 1, 5]
+    result = m.complexity([a, b])
+    assert result["recorded"] == 2
+    assert result["branching"]["mean"] == pytest.approx((25 + 3) / 2)
+    assert result["forced"]["mean"] == pytest.approx((0 + 0.5) / 2)
+    assert result["per_turn"]["mean"] == 2
+    # the winner of a led after one turn of four (uncertainty 3/4), b led throughout (0)
+    assert result["uncertainty"]["mean"] == pytest.approx(0.375)
+    assert result["drama"]["mean"] == pytest.approx((0.15 + 0) / 2)
+
+
+def test_complexity_of_games_that_score_only_at_the_end_has_no_drama():
+    rows = [game([7, 4], [0], trajectory=[[0, 0], [0, 0], [7, 4]])]
+    rows[0]["choices"] = [3, 1, 2]
+    result = m.complexity(rows)
+    assert result["branching"]["mean"] == 2 and result["forced"]["mean"] == pytest.approx(1 / 3)
+    assert result["uncertainty"]["n"] == result["drama"]["n"] == 0

@@ -44,6 +44,9 @@ def test_a_study_stores_one_row_per_game_queryable_with_sql_and_parquet(small_st
         row = db.execute("SELECT scores, winners, turns, len(trajectory), trajectory[-1] FROM games LIMIT 1").fetchone()
         scores, winners, turns, length, last = row
         assert length == turns and last == scores and scores[winners[0]] == max(scores)
+        # Azul's first decision of a 2-player game: any tile group of the five factories to any of 6 places
+        choices, decisions = db.execute("SELECT choices, decisions FROM games WHERE cell = 0 AND game_index = 0").fetchone()
+        assert len(choices) == decisions and min(choices) >= 1 and 6 <= choices[0] <= 5 * 4 * 6
     parquet = pq.read_table(out / "games.parquet")
     assert parquet.num_rows == 24 and set(RESULT) <= set(parquet.column_names)
 
@@ -223,8 +226,10 @@ def test_results_stored_before_the_first_player_column_get_it_from_each_games_se
     assert len(set(played)) > 1  # chance picks Tuileries' first player
     with duckdb.connect(str(out / "results.duckdb")) as db:
         db.execute("ALTER TABLE games DROP COLUMN first_player")
+        db.execute("ALTER TABLE games DROP COLUMN choices")
     _, migrated = load_rows(out)
     assert [row["first_player"] for row in migrated] == played
+    assert {row["choices"] for row in migrated} == {None}  # not recorded then: complexity counts none of them
 
 
 def test_workers_end_when_the_driver_is_killed_with_sigkill(tmp_path):

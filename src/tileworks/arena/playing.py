@@ -18,7 +18,7 @@ True
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tileworks.agents import make
 from tileworks.core import Game, State, sample_chance
@@ -31,7 +31,8 @@ class Played:
     ``turns`` counts runs of decisions by one seat (an extra turn by the
     same seat continues its turn); ``trajectory`` holds every seat's score
     at the end of each turn; ``first_player`` is the seat that made the
-    first decision (chance picks it in some games).
+    first decision (chance picks it in some games); ``choices`` is the
+    number of legal actions at each decision (1: a forced move).
     """
 
     state: State
@@ -39,6 +40,7 @@ class Played:
     turns: int
     trajectory: list[list[float]]
     first_player: int
+    choices: list[int] = field(default_factory=list)
 
 
 def play_seeded(game: Game, specs: list[str], seed: int) -> Played:
@@ -49,6 +51,7 @@ def play_seeded(game: Game, specs: list[str], seed: int) -> Played:
     decisions = 0
     trajectory: list[list[float]] = []
     mover = first = None
+    choices: list[int] = []
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(sample_chance(state, rng))
@@ -59,11 +62,12 @@ def play_seeded(game: Game, specs: list[str], seed: int) -> Played:
         if mover is not None and player != mover:
             trajectory.append([float(s) for s in state.scores()])
         mover = player
+        choices.append(len(state.legal_actions()))
         state.apply_action(agents[player].step(state))
         decisions += 1
     if mover is not None:
         trajectory.append([float(s) for s in state.scores()])
-    return Played(state, decisions, len(trajectory), trajectory, 0 if first is None else first)
+    return Played(state, decisions, len(trajectory), trajectory, 0 if first is None else first, choices)
 
 
 def first_mover(game: Game, seed: int) -> int:

@@ -77,6 +77,9 @@ def _end_with_parent(driver: int) -> None:
     import sys
     import threading
 
+    # Ctrl-C reaches the whole process group: the driver stops the run and
+    # lets each worker finish its job; a worker that died of it would look lost
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         import ctypes
 

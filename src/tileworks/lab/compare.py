@@ -10,7 +10,7 @@ game by game:
   the winning margin (``margin``), the lead changes (``lead_change``);
 - the shared-win rate (``drawishness``), the shared top score
   (``tiebreak``), the comeback rate (``comeback``), the weaker agent's
-  share of the win (``catch_up``).
+  share of the win (``catch_up``), the branching factor (``complexity``).
 
 Each difference has a 95% interval and a two-sided p-value. Independent
 cells: Newcombe's interval and the pooled two-proportion z-test for rates,
@@ -103,6 +103,8 @@ def quantities(measures: Sequence[str], weaker: str | None, results: dict[str, A
         "tiebreak": ("top score shared", "rate", _tied),
         "lead_change": ("lead changes a game", "mean", lambda row: float(m.lead_changes(row["trajectory"]))),
         "comeback": ("comeback rate", "rate", _comeback),
+        "complexity": ("branching factor", "mean",
+                       lambda row: statistics.fmean(row["choices"]) if row.get("choices") else None),
     }
     for measure in measures:
         if measure == "catch_up":

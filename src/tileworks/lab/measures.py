@@ -265,6 +265,52 @@ def comeback(rows: Sequence[Row]) -> dict[str, Any]:
     return result
 
 
+def drama(trajectory: Sequence[Sequence[float]], winner: int) -> float:
+    """How far behind the eventual winner was, on average over the turns:
+    the leader's score minus the winner's, as a share of the winner's final
+    score (0: the winner was never behind). A score-based form of Ludii's
+    *drama*, which reads a state evaluation instead of the score.
+
+    >>> drama([[0, 0], [4, 0], [4, 2], [5, 10]], 1)
+    0.15
+    """
+    final = max(1.0, trajectory[-1][winner])
+    return statistics.fmean(max(now) - now[winner] for now in trajectory) / final
+
+
+def uncertainty(trajectory: Sequence[Sequence[float]], winner: int) -> float:
+    """The share of turns after which the eventual winner was not the sole
+    leader: how long the outcome stayed open (after Browne's *uncertainty*).
+
+    >>> uncertainty([[0, 0], [4, 0], [4, 2], [5, 10]], 1)
+    0.75
+    """
+    return sum(1 for now in trajectory if leaders(now) != winner) / len(trajectory)
+
+
+def complexity(rows: Sequence[Row]) -> dict[str, Any]:
+    """Complexity from the game-evaluation literature (Browne; Ludii's
+    *branching factor*, *decision moves*): the mean number of legal moves a
+    decision (branching factor), the share of decisions with one legal move
+    (forced moves), decisions a turn, and how long the outcome stayed open:
+    uncertainty and drama (games with one winner that score during play).
+    Each is a per-game value with a t interval over games. Games stored
+    before the lab recorded each decision's choices count only in the last
+    three."""
+    recorded = [row for row in rows if row.get("choices")]
+    decided = [row for row in rows if len(row["winners"]) == 1 and row["trajectory"]]
+    during = bool(rows) and scores_during_play(rows)
+    return {
+        "recorded": len(recorded),
+        "branching": mean_interval([statistics.fmean(row["choices"]) for row in recorded]),
+        "forced": mean_interval([sum(1 for c in row["choices"] if c == 1) / len(row["choices"]) for row in recorded]),
+        "per_turn": mean_interval([row["decisions"] / row["turns"] for row in rows if row["turns"]]),
+        "uncertainty": mean_interval([uncertainty(row["trajectory"], row["winners"][0]) for row in decided]
+                                     if during else []),
+        "drama": mean_interval([drama(row["trajectory"], row["winners"][0]) for row in decided] if during else []),
+    }
+
+
 def catch_up(rows: Sequence[Row], weaker: str) -> dict[str, Any]:
     """The weaker agent's win rate against the stronger one(s) in this cell;
     compare cells with :func:`difference` to see a rule help it catch up."""
@@ -277,7 +323,7 @@ def measure_cell(rows: Sequence[Row], measures: Sequence[str], weaker: str | Non
     see :class:`tileworks.core.game.Game`)."""
     functions = {"balance": balance, "agents": agents, "scores": scores, "margin": margin, "duration": duration,
                  "drawishness": drawishness, "tiebreak": tiebreak, "lead_change": lead_change,
-                 "comeback": comeback}
+                 "comeback": comeback, "complexity": complexity}
     result: dict[str, Any] = {"games": len(rows)}
     for name in measures:
         if name == "catch_up":

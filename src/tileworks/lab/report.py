@@ -38,8 +38,14 @@ MEASURE_NAMES = {
     "lead_change": N_("Lead change"),
     "comeback": N_("Comebacks"),
     "catch_up": N_("Catch-up: the weaker agent's win rate"),
+    "complexity": N_("Complexity: choices, forced moves and how long the outcome stays open"),
 }
 MEASURE_NOTES = {
+    "complexity": N_("Per game, then the mean over games with its 95% t interval: legal moves a decision (branching "
+                     "factor), the share of decisions with one legal move (forced), decisions a turn, the share of "
+                     "turns after which the eventual winner was not the sole leader (uncertainty), and how far behind "
+                     "the leader the winner was on average, as a share of its final score (drama). The last two need "
+                     "scores during play."),
     "balance": N_("Share of wins by seat in turn order, seat 1 being the seat that moved first (a shared win "
                   "counts 1/k), 95% Wilson intervals; the first seat's "
                   "advantage over a fair share 1/n; Pearson's chi-square test of equal seats (a small p "
@@ -61,7 +67,7 @@ MEASURE_NOTES = {
 QUANTITY_NAMES = {name: name for name in (
     N_("first seat's win rate"), N_("decisions a game"), N_("mean score"), N_("winning margin"),
     N_("shared-win rate"), N_("top score shared"), N_("lead changes a game"), N_("comeback rate"),
-    N_("weaker agent's win rate"))}
+    N_("weaker agent's win rate"), N_("branching factor"))}
 COMPARISON_NOTE = N_(
     "Each cell minus its baseline cell (the same line-up at the baseline's options). Rates: Newcombe's 95% interval "
     "and the two-proportion z-test; means: Welch's interval and t-test. The adjusted p-values treat every test of "
@@ -486,6 +492,10 @@ class _Report:
                     lambda cell, r: [_mean(r["per_game"], 2), _mean(r["share_of_turns"], 3)])
         if key == "comeback":
             return ([_("comeback rate"), _("games with one winner")], lambda cell, r: [_rate(r), str(r["n"])])
+        if key == "complexity":
+            return ([_("branching factor"), _("forced moves"), _("decisions a turn"), _("uncertainty"), _("drama")],
+                    lambda cell, r: [_mean(r["branching"]), _mean(r["forced"], 3), _mean(r["per_turn"], 2),
+                                     _mean(r["uncertainty"], 3), _mean(r["drama"], 3)])
         return ([_("weaker agent"), _("win rate"), _("change from the line-up's first cell")],
                 lambda cell, r: [html.escape(cell.lineup.weaker or ""), _rate(r),
                                  _signed(r["change"], "difference") if r.get("baseline") != cell.number else "—"])

@@ -44,6 +44,7 @@ FIELDS = (
     ("turns", "INTEGER", "turns: runs of decisions by one seat"),
     ("trajectory", "DOUBLE[][]", "every seat's score at the end of each turn"),
     ("first_player", "INTEGER", "the seat that made the first decision"),
+    ("choices", "INTEGER[]", "the number of legal actions at each decision (1: a forced move)"),
     ("seconds", "DOUBLE", "time the game took to play (not part of the result)"),
 )
 COLUMNS = tuple(name for name, _, _ in FIELDS)
@@ -108,7 +109,8 @@ def play_job(job: Job) -> list[dict[str, Any]]:
             "scores": [float(s) for s in state.scores()], "returns": [float(r) for r in returns],
             "winners": [seat for seat, r in enumerate(returns) if top > 0 and r == top],
             "decisions": played.decisions, "turns": played.turns, "trajectory": played.trajectory,
-            "first_player": played.first_player, "seconds": time.perf_counter() - started,
+            "first_player": played.first_player, "choices": played.choices,
+            "seconds": time.perf_counter() - started,
         })
     return rows
 
@@ -138,6 +140,15 @@ def _add_first_player(db, game_name: str) -> None:
     db.unregister("found")
 
 
+def _add_choices(db) -> None:
+    """Results stored before the ``choices`` column get it, empty (NULL):
+    the complexity measures count only the games that recorded it."""
+    columns = {name for (name,) in db.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = 'games'").fetchall()}
+    if "choices" not in columns:
+        db.execute("ALTER TABLE games ADD COLUMN choices INTEGER[]")
+
+
 class ResultStore:
     """A study's results folder: ``study.json``, the DuckDB file and the journal."""
 
@@ -161,6 +172,7 @@ class ResultStore:
             raise StudyError(f"cannot open {self.out / 'results.duckdb'} (is another run using it?): {exc}") from None
         self.db.execute(SCHEMA)
         _add_first_player(self.db, study.game)
+        _add_choices(self.db)
         self.journal_path = self.out / "journal.jsonl"
         self.pending: list[dict[str, Any]] = []
         self._fold_journal()
@@ -315,6 +327,7 @@ def load_rows(out: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     try:
         with duckdb.connect(str(out / "results.duckdb")) as db:
             _add_first_player(db, described["game"])
+            _add_choices(db)
         with duckdb.connect(str(out / "results.duckdb"), read_only=True) as db:
             rows = _fetch_rows(db)
     except duckdb.IOException as exc:

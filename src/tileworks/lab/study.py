@@ -52,7 +52,7 @@ from tileworks.core.registry import game_info
 
 #: every measure a study may ask for (see tileworks.lab.measures)
 MEASURES = ("balance", "agents", "scores", "margin", "duration", "drawishness", "tiebreak", "lead_change",
-            "comeback", "catch_up")
+            "comeback", "catch_up", "complexity")
 
 _KEYS = {
     "study": {"title", "game", "games", "seed", "measures", "baseline", "paired", "adjust"},
