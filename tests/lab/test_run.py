@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 import signal
 import subprocess
@@ -253,3 +254,21 @@ def _alive(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
     except (FileNotFoundError, IndexError):
         return False
+
+
+def test_a_plan_times_each_cell_and_a_dry_run_plays_nothing(small_study, tmp_path):
+    runner = CliRunner()
+    planned = runner.invoke(app, ["study", "plan", str(small_study), "--workers", "2"])
+    assert planned.exit_code == 0, planned.output
+    said = " ".join(planned.output.split())
+    assert "24 games to play (0 already done) on 2 processes: about" in said
+    assert re.search(r"│\s+3 │ tiebreak=official \| random against", planned.output)
+    out = tmp_path / "out"
+    dry = runner.invoke(app, ["study", "run", str(small_study), "--out", str(out), "--dry-run", "--workers", "1"])
+    assert dry.exit_code == 0 and "24 games to play" in " ".join(dry.output.split())
+    assert not out.exists()
+    run_study(load_study(small_study), out)
+    again = runner.invoke(app, ["study", "plan", str(small_study), "--out", str(out)])
+    assert "0 games to play (24 already done)" in " ".join(again.output.split())
+    bad = runner.invoke(app, ["study", "plan", str(tmp_path / "missing.toml")])
+    assert bad.exit_code == 2 and "cannot read study file" in bad.output

@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 
 from tileworks.cli.errors import fail
-from tileworks.core.i18n import _, current_language
+from tileworks.core.i18n import _, current_language, pgettext
 
 app = typer.Typer(
     help=_("The balance lab: play a study (a TOML file: a game, a grid of options, line-ups of agents) over "
@@ -33,6 +33,7 @@ def run(
     workers: Annotated[Optional[int], typer.Option("--workers", "-w", help=_("local processes (default: one per CPU)"))] = None,
     ray: Annotated[Optional[str], typer.Option(help=_("run on Ray: auto (this machine's cluster), local (start one here) or a cluster address"))] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help=_("no progress display"))] = False,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help=_("check the study and show its plan (games and time), play nothing"))] = False,
 ) -> None:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
@@ -49,6 +50,9 @@ def run(
         count = workers or os.cpu_count() or 1
         if count < 1:
             raise StudyError(_("--workers must be at least 1"))
+        if dry_run:
+            _show_plan(console, study, count, out)
+            return
         if quiet:
             summary = run_study(study, out, workers=count, ray=ray)
         else:
@@ -74,6 +78,43 @@ def run(
                         "{seconds:.0f} s. Results in {out}; next: tileworks study report {out}",
                         games=summary["games"], cells=summary["cells"], played=summary["played"],
                         resumed=summary["resumed"], where=summary["where"], seconds=summary["seconds"], out=out))
+
+
+@app.command("plan", help=_("Check a study and estimate its games and time on this machine, by timing a few games of "
+                             "each cell; nothing is stored."))
+def plan(
+    file: Annotated[Path, typer.Argument(help=_("the study file (TOML)"))],
+    workers: Annotated[Optional[int], typer.Option("--workers", "-w", help=_("local processes (default: one per CPU)"))] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help=_("count only the games this results folder does not hold yet"))] = None,
+) -> None:
+    from tileworks.lab.study import StudyError, load_study
+
+    try:
+        count = workers or os.cpu_count() or 1
+        if count < 1:
+            raise StudyError(_("--workers must be at least 1"))
+        _show_plan(Console(), load_study(file), count, out)
+    except (StudyError, ValueError) as exc:
+        _fail(str(exc))
+
+
+def _show_plan(console: Console, study, workers: int, out: Optional[Path]) -> None:
+    from rich.table import Table
+
+    from tileworks.lab.plan import describe_time, plan_rows, plan_study
+
+    with console.status(_("Timing a few games of each cell…")):
+        found = plan_study(study, workers=workers, out=out)
+    table = Table(title=study.title or study.game)
+    for name, key in ((pgettext("study", "cell"), "cell"), (_("cell key"), "name"), (_("games to play"), "games"),
+                      (_("a game"), "a game"), (_("time"), "time")):
+        table.add_column(name, justify="right" if key != "name" else "left")
+    for row in plan_rows(found):
+        table.add_row(str(row["cell"]), row["name"], str(row["games"]), row["a game"], row["time"])
+    console.print(table)
+    console.print(_("{games} games to play ({already} already done) on {workers} processes: about {time} on this "
+                    "machine, timed from a few games of each cell (a cluster divides it by its cores).",
+                    games=found.games, already=found.already, workers=workers, time=describe_time(found.seconds)))
 
 
 @app.command("report", help=_("Measure a study's games and write an HTML report with figures (PNG and SVG)."))
