@@ -51,6 +51,11 @@ def test_the_japanese_report_speaks_japanese(results):
     assert done.exit_code == 0, done.output
     page = (results / "report" / "report.ja.html").read_text(encoding="utf-8")
     assert '<html lang="ja">' in page and "バランス" in page and "図" in page
+    # the answer first, and the set-up, in Japanese (a string inside an f-string escapes the catalogs)
+    for heading in ("<h2>まとめ</h2>", "<h2>基準との比較</h2>", "<h2>席とエージェントを分けて</h2>", "<h2>設定</h2>",
+                    "<h3>セル</h3>", "<th>組み合わせ</th>"):
+        assert heading in page, heading
+    assert "Set-up" not in page and "Cells" not in page and " pts" not in page
     for stem in FIGURES:
         assert (results / "report" / f"{stem}.ja.png").exists() and (results / "report" / f"{stem}.ja.svg").exists()
 

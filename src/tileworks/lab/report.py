@@ -23,6 +23,7 @@ from tileworks.core.i18n import N_, _, pgettext
 from tileworks.core.i18n import language as speaking
 from tileworks.lab import measures as m
 from tileworks.lab.compare import Comparison, compare_cells
+from tileworks.lab.curves import RESPONSES, response_curves
 from tileworks.lab.run import load_rows
 from tileworks.lab.study import Cell, StudyError, study_from_description
 
@@ -85,6 +86,12 @@ SEAT_AGENT_NOTE = N_(
     "(a binomial GLM, standard errors clustered by game). Win rates are the model's, with 95% intervals; an odds "
     "ratio above 1 means moving first helps that agent; a small interaction p means it helps one agent more than "
     "the other (with two seats both agents' odds ratios are one and the same, and there is nothing to test).")
+
+
+CURVES_NOTE = N_(
+    "A numeric sweep is fitted game by game across its cells: game length by least squares and the first seat's "
+    "share of the win by a logistic model, each quadratic in the option's value (a straight line below four values), "
+    "with 95% confidence bands (statsmodels). p (flat) tests that the measure does not change with the option.")
 
 
 def _matplotlib():
@@ -217,6 +224,10 @@ def _p(value: float) -> str:
     return "< 0.001" if value < 0.0005 else f"{value:.3f}"
 
 
+def _p_html(value: float) -> str:
+    return html.escape(_p(value))
+
+
 class _Report:
     def __init__(self, out: Path, to: Path, code: str):
         self.out, self.to, self.code = out, to, code
@@ -227,6 +238,7 @@ class _Report:
         study = self.measured.study
         self.family = compare_cells(self.cells, self.rows, self.results, study.baseline_of(), study.measures,
                                     study.paired, study.adjust)
+        self.curves = response_curves(study, self.cells, self.rows) if study.sweeps else []
         self.figures: list[tuple[str, str, str]] = []  # (file stem, title, inline svg)
         self.plt = _matplotlib()
 
@@ -236,7 +248,7 @@ class _Report:
         if not any(self.rows.values()):
             raise StudyError(f"{self.out} holds no finished games yet; run the study first")
         self._figures()
-        sections = [self._warnings(), self._summary(), self._setup(), self._comparisons()]
+        sections = [self._warnings(), self._summary(), self._setup(), self._comparisons(), self._curves_section()]
         for key in self.described["measures"]:
             table = self._table(key)
             if table:
@@ -330,7 +342,8 @@ class _Report:
             else:
                 said.append(_("No cell shows a seat advantage after the adjustment."))
         items = "".join(f"<li>{html.escape(line)}</li>" for line in said[1:])
-        return (f'<section id="summary"><h2>{html.escape(_("Summary"))}</h2><p>{html.escape(said[0])}</p>'
+        heading = html.escape(_("Summary"))
+        return (f'<section id="summary"><h2>{heading}</h2><p>{html.escape(said[0])}</p>'
                 f"<ul>{items}</ul></section>")
 
     def _seat_finding(self, number: int) -> str:
@@ -347,18 +360,19 @@ class _Report:
         lines = []
         for c in family.comparisons:
             r = c.result
+            interval = _("{low} to {high}", low=self._amount(c, r["low"]), high=self._amount(c, r["high"]))
             amount = "–" if math.isnan(r["difference"]) else (
-                f"{self._amount(c, r['difference'])} <small>({html.escape(self._amount(c, r['low']))} "
-                f"{html.escape(_('to'))} {html.escape(self._amount(c, r['high']))})</small>")
+                f"{html.escape(self._amount(c, r['difference']))} <small>({html.escape(interval)})</small>")
             verdict = _("holds") if c.survives else _("not shown")
             lines.append(f"<tr><td>{html.escape(names[c.cell])}</td><td>{html.escape(names[c.baseline])}</td>"
                          f"<td>{html.escape(_(QUANTITY_NAMES[c.quantity.name]))}</td><td>{amount}</td>"
-                         f"<td>{_p(r['p'])}</td><td>{_p(c.adjusted_p)}</td><td>{html.escape(verdict)}</td></tr>")
+                         f"<td>{_p_html(r['p'])}</td><td>{_p_html(c.adjusted_p)}</td><td>{html.escape(verdict)}</td></tr>")
         columns = [pgettext("study", "cell"), _("baseline"), _("measure"), _("difference (95% interval)"), _("p"),
                    _("adjusted p"), _("at 5%")]
         head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
         note = _(COMPARISON_NOTE_PAIRED if paired else COMPARISON_NOTE)
-        return (f'<section id="comparisons"><h2>{html.escape(_("Against the baseline"))}</h2>'
+        heading = html.escape(_("Against the baseline"))
+        return (f'<section id="comparisons"><h2>{heading}</h2>'
                 f"<p>{html.escape(note)}</p><table><tr>{head}</tr>{''.join(lines)}</table></section>")
 
     def _seat_and_agent(self) -> str:
@@ -371,8 +385,8 @@ class _Report:
                 continue
             model = seat_agent_model(self.rows[cell.number])
             if model is None:
-                lines.append(f"<tr><td>{html.escape(self._cell_name(cell))}</td><td colspan=5>"
-                             f"{html.escape(_('not fitted: an agent always or never wins, or too few games'))}</td></tr>")
+                why = html.escape(_("not fitted: an agent always or never wins, or too few games"))
+                lines.append(f"<tr><td>{html.escape(self._cell_name(cell))}</td><td colspan=5>{why}</td></tr>")
                 continue
             for agent, entry in model["agents"].items():
                 ratio = entry["odds_ratio"]
@@ -380,14 +394,56 @@ class _Report:
                     f"<tr><td>{html.escape(self._cell_name(cell))}</td><td>{html.escape(agent)}</td>"
                     f"<td>{_rate({'n': 1, **entry['first']})}</td><td>{_rate({'n': 1, **entry['later']})}</td>"
                     f"<td>{_num(ratio['value'], 2)} <small>({_num(ratio['low'], 2)}–{_num(ratio['high'], 2)})</small></td>"
-                    f"<td>{_p(model['interaction_p'])}</td></tr>")
+                    f"<td>{_p_html(model['interaction_p'])}</td></tr>")
         if not lines:
             return ""
         columns = [pgettext("study", "cell"), _("agent"), _("win rate moving first"), _("win rate moving later"),
                    _("odds ratio of moving first"), _("interaction p")]
         head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
-        return (f'<section id="seat-agent"><h2>{html.escape(_("Seat and agent apart"))}</h2>'
+        heading = html.escape(_("Seat and agent apart"))
+        return (f'<section id="seat-agent"><h2>{heading}</h2>'
                 f"<p>{html.escape(_(SEAT_AGENT_NOTE))}</p><table><tr>{head}</tr>{''.join(lines)}</table></section>")
+
+    def _curves_section(self) -> str:
+        """The numeric sweeps: each fitted curve's ends and its trend test."""
+        if not self.curves:
+            return ""
+        lines = []
+        for curve in self.curves:
+            first, last = curve.points[0], curve.points[-1]
+            digits = 3 if RESPONSES[curve.response][1] == "binomial" else 1
+            fitted_at = (f"{_num(curve.mean[0], digits)} <small>({_num(curve.low[0], digits)}–{_num(curve.high[0], digits)})</small>",
+                         f"{_num(curve.mean[-1], digits)} <small>({_num(curve.low[-1], digits)}–{_num(curve.high[-1], digits)})</small>")
+            shape = _("quadratic") if curve.degree == 2 else _("straight line")
+            lines.append(f"<tr><td>{html.escape(curve.series)}</td><td>{html.escape(_(RESPONSES[curve.response][0]))}</td>"
+                         f"<td>{first['x']:g}: {fitted_at[0]}</td><td>{last['x']:g}: {fitted_at[1]}</td>"
+                         f"<td>{html.escape(shape)}</td><td>{_p_html(curve.p_trend)}</td></tr>")
+        axes = ", ".join(dict.fromkeys(curve.axis for curve in self.curves))
+        columns = [_("series"), _("measure"), _("fitted at the first value"), _("fitted at the last value"), _("curve"),
+                   _("p (flat)")]
+        head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
+        heading = html.escape(_("Response to {axis}", axis=axes))
+        return (f'<section id="curves"><h2>{heading}</h2>'
+                f"<p>{html.escape(_(CURVES_NOTE))}</p><table><tr>{head}</tr>{''.join(lines)}</table></section>")
+
+    def _curve_figures(self) -> None:
+        for axis in dict.fromkeys(curve.axis for curve in self.curves):
+            found = [c for c in self.curves if c.axis == axis]
+            fig, panels = self.plt.subplots(1, len(RESPONSES), figsize=(11, 4.2), squeeze=False)
+            for ax, response in zip(panels[0], RESPONSES, strict=True):
+                for colour, curve in enumerate(c for c in found if c.response == response):
+                    ax.fill_between(curve.xs, curve.low, curve.high, color=f"C{colour}", alpha=0.2)
+                    ax.plot(curve.xs, curve.mean, color=f"C{colour}", label=_cut(curve.series, 40))
+                    ax.errorbar([p["x"] for p in curve.points], [p["mean"] for p in curve.points],
+                                yerr=[[max(0.0, p["mean"] - p["low"]) for p in curve.points],
+                                      [max(0.0, p["high"] - p["mean"]) for p in curve.points]],
+                                fmt="o", color=f"C{colour}", markersize=3, capsize=2)
+                ax.set_xlabel(axis)
+                ax.set_ylabel(_(RESPONSES[response][0]))
+                ax.legend(fontsize=7)
+            fig.suptitle(_("Response to {axis}: fitted curve with its 95% band; points: each cell with its interval",
+                           axis=axis), fontsize=10)
+            self._save(fig, f"sweep-{axis}", _("Game length and the first seat's win rate against {axis}", axis=axis))
 
     def _setup(self) -> str:
         d = self.described
@@ -466,7 +522,7 @@ class _Report:
             return ([*seats, _("first seat's advantage"), _("χ² p (equal seats)"), _("adjusted p"), _("balance score")],
                     lambda cell, r: [*seat_values(cell, [_rate(s) for s in r["seats"]]),
                                      _signed(r["first_player_advantage"], "advantage"),
-                                     _p(r["p_value"]), _p(tests.get(cell.number, {}).get("adjusted_p", float("nan"))),
+                                     _p_html(r["p_value"]), _p_html(tests.get(cell.number, {}).get("adjusted_p", float("nan"))),
                                      _num(r["balance_score"], 3)])
         if key == "agents":
             return ([_("agent: win rate")], lambda cell, r: ["<br>".join(
@@ -519,6 +575,7 @@ class _Report:
         if "duration" in measured:
             self._length_figure()
         self._trajectory_figure()
+        self._curve_figures()
 
     def _save(self, fig, stem: str, title: str) -> None:
         fig.tight_layout()

@@ -19,6 +19,7 @@ agents, the number of games in each cell and a seed::
 
     [grid]                   # one cell per combination (and per line-up)
     heat_tokens = [[], [5, 8, 14, 17, 19, 23, 26]]
+    # goal = {from = 10, to = 30, step = 2}   # a numeric sweep, fitted with response curves
 
     [[lineups]]
     name = "greedy against mcts:easy"
@@ -129,6 +130,7 @@ class Study:
     baseline: dict[str, Any] = field(default_factory=dict)  # grid values (and "lineup") of the baseline cell
     paired: bool = False  # every cell plays the same chance seeds
     adjust: str = "holm"  # how the tests are adjusted: "holm" or "bh"
+    sweeps: tuple[str, ...] = ()  # numeric grid axes, written {from, to, step}: fitted with response curves
 
     def cells(self) -> list[Cell]:
         """Every cell: the grid's product (last axis fastest) for each line-up."""
@@ -184,7 +186,7 @@ class Study:
                 "lineups": [{"name": l.name, "agents": list(l.agents), "weaker": l.weaker, "games": l.games or self.games}
                             for l in self.lineups],
                 "measures": list(self.measures), "baseline": _jsonable(self.baseline), "paired": self.paired,
-                "adjust": self.adjust, "fingerprint": self.fingerprint()}
+                "adjust": self.adjust, "sweeps": list(self.sweeps), "fingerprint": self.fingerprint()}
 
 
 def study_from_description(described: dict[str, Any]) -> Study:
@@ -195,7 +197,7 @@ def study_from_description(described: dict[str, Any]) -> Study:
                  options=described.get("options", {}), grid=described.get("grid", {}),
                  measures=tuple(described.get("measures", MEASURES)), title=described.get("title", ""),
                  baseline=described.get("baseline", {}), paired=described.get("paired", False),
-                 adjust=described.get("adjust", "holm"))
+                 adjust=described.get("adjust", "holm"), sweeps=tuple(described.get("sweeps", ())))
 
 
 def load_study(path: str | Path) -> Study:
@@ -289,11 +291,16 @@ class _Checker:
         by_name = {option.name: option for option in game_info(game).options.options}
         options = {key: self.option(by_name, game, "options", key, value) for key, value in self.table("options").items()}
         grid: dict[str, list[Any]] = {}
+        sweeps: list[str] = []
         for axis, values in self.table("grid").items():
             if axis in options:
                 raise self.fail(f"grid axis {axis!r} is also set in [options]; keep it in one place", "grid", axis)
+            if isinstance(values, dict):
+                values = self.sweep(axis, values)
+                sweeps.append(axis)
             if not isinstance(values, list) or not values:
-                raise self.fail(f"grid axis {axis!r} must be a non-empty list of values", "grid", axis)
+                raise self.fail(f"grid axis {axis!r} must be a non-empty list of values, or a numeric sweep "
+                                "{from = A, to = B, step = S}", "grid", axis)
             checked = [self.option(by_name, game, "grid", axis, value) for value in values]
             if len(set(map(_shown, checked))) < len(checked):
                 raise self.fail(f"grid axis {axis!r} lists a value twice", "grid", axis)
@@ -309,9 +316,23 @@ class _Checker:
         baseline = self.baseline(head.get("baseline", {}), by_name, game, grid, lineups)
         study = Study(game=game, games=count, seed=seed, lineups=lineups, options=options, grid=grid,
                       measures=tuple(measures), title=title, source=self.name, baseline=baseline, paired=paired,
-                      adjust=adjust)
+                      adjust=adjust, sweeps=tuple(sweeps))
         self.check_cells(study)
         return study
+
+    def sweep(self, axis: str, given: dict[str, Any]) -> list[Any]:
+        """A numeric axis written as ``{from = 10, to = 30, step = 2}``: its values, ends included."""
+        if set(given) != {"from", "to", "step"}:
+            raise self.fail(f"grid axis {axis!r}: a sweep is written {{from = A, to = B, step = S}}", "grid", axis)
+        start, stop, step = given["from"], given["to"], given["step"]
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (start, stop, step)):
+            raise self.fail(f"grid axis {axis!r}: a sweep's from, to and step must be whole numbers", "grid", axis)
+        if step < 1 or stop < start:
+            raise self.fail(f"grid axis {axis!r}: a sweep needs step >= 1 and from <= to", "grid", axis)
+        values = list(range(start, stop + 1, step))
+        if len(values) > 200:
+            raise self.fail(f"grid axis {axis!r}: the sweep makes {len(values)} values; at most 200", "grid", axis)
+        return values
 
     def baseline(self, given: Any, by_name: dict[str, Any], game: str, grid: dict[str, list[Any]],
                  lineups: list[Lineup]) -> dict[str, Any]:
