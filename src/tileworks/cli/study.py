@@ -115,6 +115,9 @@ def _show_plan(console: Console, study, workers: int, out: Optional[Path]) -> No
     console.print(_("{games} games to play ({already} already done) on {workers} processes: about {time} on this "
                     "machine, timed from a few games of each cell (a cluster divides it by its cores).",
                     games=found.games, already=found.already, workers=workers, time=describe_time(found.seconds)))
+    if study.precision is not None:
+        console.print(_("The study stops each cell once its main interval is within ±{precision}: these are about the "
+                        "games an even cell plays; a lopsided cell stops sooner.", precision=study.precision))
 
 
 @app.command("report", help=_("Measure a study's games and write an HTML report with figures (PNG and SVG)."))

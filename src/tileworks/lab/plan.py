@@ -4,7 +4,9 @@
 seeded as the run will seed them, so nothing is wasted on a different
 game) and times them, then scales by the cell's games and the workers.
 A study's cost is dominated by its slowest cells (search line-ups, more
-players), so the plan lists every cell.
+players), so the plan lists every cell. A study that stops at a precision
+is planned at the games an even cell needs (at most its ``games``): the
+most it will play; lopsided cells stop sooner.
 
 >>> from tileworks.lab.study import load_study_text
 >>> study = load_study_text('[study]\\ngame = "azul"\\ngames = 100\\n[[lineups]]\\nagents = ["random"]\\n')
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tileworks.lab.precision import target_games
 from tileworks.lab.study import Cell, Study
 
 
@@ -65,6 +68,8 @@ def plan_study(study: Study, workers: int = 1, samples: int = 3, out: Path | Non
     already = 0
     for cell in study.cells():
         total = cell.games(study)
+        if study.precision is not None:  # an even cell's games before it stops (a lopsided one stops sooner)
+            total = min(total, -(-target_games(study.precision) // cell.players) * cell.players)
         have = len(held.get(cell.key, set()) & set(range(total)))
         already += have
         indices = list(range(min(samples, total)))

@@ -14,7 +14,7 @@ import io
 import json
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -138,6 +138,7 @@ class Measured:
     planned: dict[int, int]  # games each cell is set to play
     beyond: int = 0  # stored games past a cell's planned number (its games were lowered), left out
     live: bool = False  # a run was writing the store: a snapshot of the games so far
+    stopping: dict[int, dict[str, Any]] = field(default_factory=dict)  # precision studies: each cell's main interval
 
     @property
     def unfinished(self) -> list[Cell]:
@@ -160,6 +161,7 @@ def measure_study(out: Path) -> Measured:
             beyond += 1  # played before the study's games were lowered
             continue
         by_cell.setdefault(row["cell"], []).append(row)
+    stopping = _stopping(study, cells, by_cell, planned) if study.precision is not None else {}
     rule = tileworks.load_game(study.game, **cells[0].options).winner_rule
     results = {cell.number: m.measure_cell(by_cell[cell.number], study.measures, cell.lineup.weaker, rule)
                for cell in cells}
@@ -172,7 +174,26 @@ def measure_study(out: Path) -> Measured:
             results[cell.number]["catch_up"]["change"] = m.difference(results[cell.number]["catch_up"],
                                                                        results[base]["catch_up"])
             results[cell.number]["catch_up"]["baseline"] = base
-    return Measured(described, study, cells, by_cell, results, planned, beyond, live)
+    return Measured(described, study, cells, by_cell, results, planned, beyond, live, stopping)
+
+
+def _stopping(study: Any, cells: list[Cell], rows: dict[int, list[dict[str, Any]]],
+              planned: dict[int, int]) -> dict[int, dict[str, Any]]:
+    """A precision study's cells: each one's main interval (the betting
+    confidence sequence), and whether it stopped there. A cell that reached
+    the precision is finished with fewer games than its cap."""
+    from tileworks.lab.precision import main_value, settled
+
+    found = {}
+    for cell in cells:
+        values = {row["game_index"]: main_value(row, cell.lineup.weaker) for row in rows[cell.number]}
+        done, interval, n = settled(values, study.precision, planned[cell.number])
+        reached = done and n < planned[cell.number] or (interval[1] - interval[0]) / 2 <= study.precision
+        if done:
+            planned[cell.number] = len(rows[cell.number])
+        found[cell.number] = {"low": interval[0], "high": interval[1], "games": n, "reached": bool(reached and n),
+                              "done": done}
+    return found
 
 
 def write_report(out: Path, to: Path | None = None, language: str = "en") -> Path:
@@ -461,14 +482,29 @@ class _Report:
              or _("the first value of each axis")),
             (_("paired deals"), _("yes: every cell plays the same chance seeds") if d.get("paired") else _("no")),
         ]
+        if d.get("precision") is not None:
+            facts.append((_("stopping"), _("each cell until its main interval is within ±{precision} (a betting confidence "
+                                           "sequence, Waudby-Smith and Ramdas 2024), or at its games",
+                                           precision=d["precision"])))
         items = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in facts)
+        stopping = self.measured.stopping
         cells = "".join(
             f"<tr><td>{cell.number}</td><td>{html.escape(cell.label)}</td><td>{html.escape(cell.lineup.name)}</td>"
-            f"<td>{self._played(cell)}</td></tr>" for cell in self.cells)
+            f"<td>{self._played(cell)}</td>" + (self._stopped(cell) if stopping else "") + "</tr>" for cell in self.cells)
         heading, cells_heading = html.escape(_("Set-up")), html.escape(_("Cells"))
-        columns = "".join(f"<th>{html.escape(name)}</th>" for name in ("#", pgettext("study", "cell"), _("line-up"), _("games")))
+        names = ["#", pgettext("study", "cell"), _("line-up"), _("games")]
+        if stopping:
+            names += [_("main interval (confidence sequence)"), _("stopped")]
+        columns = "".join(f"<th>{html.escape(name)}</th>" for name in names)
         return (f"<section><h2>{heading}</h2><table class=facts>{items}</table>"
                 f"<h3>{cells_heading}</h3><table><tr>{columns}</tr>{cells}</table></section>")
+
+    def _stopped(self, cell: Cell) -> str:
+        found = self.measured.stopping[cell.number]
+        interval = f"{_pct(found['low'])}–{_pct(found['high'])}" if found["games"] else "–"
+        why = (_("precision reached") if found["reached"] else _("at its games (the cap)") if found["done"]
+               else _("still playing"))
+        return f"<td>{interval}</td><td>{html.escape(why)}</td>"
 
     def _played(self, cell: Cell) -> str:
         """A cell's games: ``200``, or ``120 of 200`` while it is short."""

@@ -226,6 +226,13 @@ class ResultStore:
         self.journal.seek(0)
         self.last_flush = time.monotonic()
 
+    def main_rows(self) -> Iterator[tuple[str, int, dict[str, Any]]]:
+        """Each stored game's key, index and what the stopping rule reads."""
+        self.flush()
+        for key, index, agents, winners, scores, first in self.db.execute(
+                "SELECT cell_key, game_index, agents, winners, scores, first_player FROM games").fetchall():
+            yield key, index, {"agents": agents, "winners": winners, "scores": scores, "first_player": first}
+
     def export_parquet(self) -> Path:
         path = self.out / "games.parquet"
         self.db.execute(f"COPY (SELECT * FROM games ORDER BY cell, game_index) TO '{path}' (FORMAT parquet)")
@@ -293,7 +300,8 @@ def run_study(study: Study, out: Path, workers: int = 1, ray: str | None = None,
                         started=time.monotonic())
     timing: dict[int, float] = {}
     where = runner.where
-    try:
+
+    def play(todo: list[tuple[Cell, list[int]]]) -> Iterator[dict[str, Any]]:
         for rows in runner.results(play_job, _jobs(study, [t for t in todo if t[1]], timing, progress)):
             store.add(rows)
             cell = rows[0]["cell"]
@@ -302,6 +310,14 @@ def run_study(study: Study, out: Path, workers: int = 1, ray: str | None = None,
             progress.played += len(rows)
             if on_progress:
                 on_progress(progress)
+            yield from rows
+
+    try:
+        if study.precision is None:
+            for _row in play(todo):
+                pass
+        else:
+            _play_to_precision(study, cells, store, play)
         store.flush()
         store.export_parquet()
     finally:
@@ -309,6 +325,37 @@ def run_study(study: Study, out: Path, workers: int = 1, ray: str | None = None,
         store.close()
     return {"cells": len(cells), "games": progress.done, "played": progress.played, "resumed": already,
             "seconds": time.perf_counter() - started, "where": where}
+
+
+def _play_to_precision(study: Study, cells: list[Cell], store: "ResultStore",
+                       play: Callable[[list[tuple[Cell, list[int]]]], Iterator[dict[str, Any]]]) -> None:
+    """Play every cell in rounds until its main interval is within the
+    study's precision (a betting confidence sequence, valid however often it
+    is looked at) or it has played its ``games``; each round adds a quarter
+    more games (at least four a seat), whole rotations of the seats."""
+    from tileworks.lab.precision import main_value, settled
+
+    values: dict[int, dict[int, float]] = {cell.number: {} for cell in cells}
+    for key, index, row in store.main_rows():
+        cell = next((c for c in cells if c.key == key), None)
+        if cell is not None:
+            values[cell.number][index] = main_value(row, cell.lineup.weaker)
+    while True:
+        rounds = []
+        for cell in cells:
+            cap = cell.games(study)
+            done, _interval, n = settled(values[cell.number], study.precision, cap)
+            if done:
+                continue
+            seats = cell.players
+            size = max(4 * seats, -(-n // 4 // seats) * seats)
+            rounds.append((cell, [i for i in range(n, min(cap, n + size)) if i not in values[cell.number]]))
+        if not rounds:
+            return
+        by_number = {cell.number: cell for cell, _ in rounds}
+        for row in play(rounds):
+            values[row["cell"]][row["game_index"]] = main_value(row, by_number[row["cell"]].lineup.weaker)
+        store.flush()
 
 
 def load_rows(out: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -13,6 +13,7 @@ agents, the number of games in each cell and a seed::
     baseline = {heat_tokens = []}        # the cell others are compared with (default: each axis's first value)
     paired = true            # every cell plays the same chance seeds (paired comparisons)
     adjust = "holm"          # multiple tests: "holm" (default) or "bh"
+    precision = 0.03         # play each cell until its main interval is within 0.03 (games: the cap)
 
     [options]                # the same in every cell
     goal = 17
@@ -56,7 +57,7 @@ MEASURES = ("balance", "agents", "scores", "margin", "duration", "drawishness", 
             "comeback", "catch_up", "complexity")
 
 _KEYS = {
-    "study": {"title", "game", "games", "seed", "measures", "baseline", "paired", "adjust"},
+    "study": {"title", "game", "games", "seed", "measures", "baseline", "paired", "adjust", "precision"},
     "options": None,  # any option of the game
     "grid": None,
     "lineups": {"name", "agents", "weaker", "games"},
@@ -131,6 +132,7 @@ class Study:
     paired: bool = False  # every cell plays the same chance seeds
     adjust: str = "holm"  # how the tests are adjusted: "holm" or "bh"
     sweeps: tuple[str, ...] = ()  # numeric grid axes, written {from, to, step}: fitted with response curves
+    precision: float | None = None  # stop each cell once its main interval is this narrow (games: the cap)
 
     def cells(self) -> list[Cell]:
         """Every cell: the grid's product (last axis fastest) for each line-up."""
@@ -186,7 +188,8 @@ class Study:
                 "lineups": [{"name": l.name, "agents": list(l.agents), "weaker": l.weaker, "games": l.games or self.games}
                             for l in self.lineups],
                 "measures": list(self.measures), "baseline": _jsonable(self.baseline), "paired": self.paired,
-                "adjust": self.adjust, "sweeps": list(self.sweeps), "fingerprint": self.fingerprint()}
+                "adjust": self.adjust, "sweeps": list(self.sweeps), "precision": self.precision,
+                "fingerprint": self.fingerprint()}
 
 
 def study_from_description(described: dict[str, Any]) -> Study:
@@ -197,7 +200,8 @@ def study_from_description(described: dict[str, Any]) -> Study:
                  options=described.get("options", {}), grid=described.get("grid", {}),
                  measures=tuple(described.get("measures", MEASURES)), title=described.get("title", ""),
                  baseline=described.get("baseline", {}), paired=described.get("paired", False),
-                 adjust=described.get("adjust", "holm"), sweeps=tuple(described.get("sweeps", ())))
+                 adjust=described.get("adjust", "holm"), sweeps=tuple(described.get("sweeps", ())),
+                 precision=described.get("precision"))
 
 
 def load_study(path: str | Path) -> Study:
@@ -314,9 +318,14 @@ class _Checker:
             raise self.fail(f"adjust must be \"holm\" (Holm's method) or \"bh\" (Benjamini–Hochberg), not {adjust!r}",
                             "study", "adjust")
         baseline = self.baseline(head.get("baseline", {}), by_name, game, grid, lineups)
+        precision = head.get("precision")
+        if precision is not None and (isinstance(precision, bool) or not isinstance(precision, (int, float))
+                                      or not 0.005 <= precision <= 0.25):
+            raise self.fail(f"precision is the half-width of each cell's main interval, from 0.005 to 0.25, "
+                            f"not {precision!r}", "study", "precision")
         study = Study(game=game, games=count, seed=seed, lineups=lineups, options=options, grid=grid,
                       measures=tuple(measures), title=title, source=self.name, baseline=baseline, paired=paired,
-                      adjust=adjust, sweeps=tuple(sweeps))
+                      adjust=adjust, sweeps=tuple(sweeps), precision=None if precision is None else float(precision))
         self.check_cells(study)
         return study
 
