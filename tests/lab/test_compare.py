@@ -141,3 +141,29 @@ def test_the_model_declines_a_cell_where_an_agent_never_wins():
 
     assert seat_agent_model(duel(20, 20, 20)) is None
     assert seat_agent_model(duel(2, 1, 1)) is None  # too few games
+
+
+def test_a_strength_sweep_asks_again_at_each_strength_and_pits_the_weakest_against_the_strongest():
+    study = load_study_text('[study]\ngame = "azul"\ngames = 4\n[options]\nplayers = 2\n[grid]\nvariant = ["standard", "grey"]\n'
+                            '[sweep]\nagents = ["random", "greedy", "mcts:beginner"]\ngames = 6\n')
+    assert [lineup.name for lineup in study.lineups] == ["all random", "all greedy", "all mcts:beginner",
+                                                         "random against mcts:beginner"]
+    upset = study.lineups[-1]
+    assert upset.agents == ("random", "mcts:beginner") and upset.weaker == "random" and upset.games == 6
+    assert study.strengths == ("random", "greedy", "mcts:beginner")
+    # each strength's grey cell is compared with the same strength's standard cell
+    keys = {cell.number: cell.key for cell in study.cells()}
+    assert {keys[c]: keys[b] for c, b in study.baseline_of().items()}["variant=grey | all greedy"] == \
+        "variant=standard | all greedy"
+
+
+@pytest.mark.parametrize("sweep, message", [
+    ('agents = ["greedy"]', r"\[sweep\] agents must list two or more different agent specs"),
+    ('agents = ["greedy", "wizard"]', "unknown agent 'wizard'"),
+    ('agents = ["random", "greedy"]\nlevel = 2', r"unknown key 'level' in \[sweep\]"),
+])
+def test_a_bad_strength_sweep_is_refused(sweep, message):
+    from tileworks.lab.study import StudyError
+
+    with pytest.raises(StudyError, match=message):
+        load_study_text(f'[study]\ngame = "azul"\ngames = 4\n[sweep]\n{sweep}\n')

@@ -168,3 +168,19 @@ def test_a_paired_study_compares_game_by_game(tmp_path):
     assert "adjusted together by Benjamini–Hochberg" in page
     assert "tiebreak=seed · all greedy, against tiebreak=official · all greedy:" in page
     assert "<th>paired deals</th><td>yes: every cell plays the same chance seeds</td>" in page
+
+
+def test_a_strength_sweep_says_where_the_effect_holds_and_the_upset_rate(tmp_path):
+    path = tmp_path / "strength.toml"
+    path.write_text('[study]\ngame = "azul"\ngames = 8\nseed = 4\nmeasures = ["balance", "duration", "catch_up"]\n'
+                    '[grid]\nvariant = ["standard", "grey"]\n[options]\nplayers = 2\n[sweep]\nagents = ["random", "greedy"]\n',
+                    encoding="utf-8")
+    run_study(load_study(path), tmp_path / "out", workers=2)
+    page = write_report(tmp_path / "out").read_text(encoding="utf-8")
+    section = page[page.index('<section id="strength">'):]
+    section = section[:section.index("</section>")]
+    assert "<th>random</th><th>greedy</th><th>the effect holds</th>" in section
+    # the grey wall lengthens greedy's games for sure (+25 decisions over 8 games); random's are too noisy to tell
+    assert re.search(r"<td>variant=grey</td><td>decisions a game</td><td>[^✓]*</td><td>\+\d+\.\d ✓ .*"
+                     r"<td>at greedy only</td>", section)
+    assert "variant=grey: random wins 0.0% (0.0%–32.4%) of its games against greedy" in section

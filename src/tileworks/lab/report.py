@@ -88,6 +88,11 @@ SEAT_AGENT_NOTE = N_(
     "the other (with two seats both agents' odds ratios are one and the same, and there is nothing to test).")
 
 
+STRENGTH_NOTE = N_(
+    "The study's question asked again with every seat played by each agent of the sweep, weakest first: each "
+    "cell's difference from the baseline at each strength (✓: it holds after the adjustment for multiple tests). "
+    "An effect that holds only for weak agents may be an artefact of weak play. The upset rate is how often the "
+    "weakest agent beats the strongest: high in a game of luck, near zero in a game of skill.")
 CURVES_NOTE = N_(
     "A numeric sweep is fitted game by game across its cells: game length by least squares and the first seat's "
     "share of the win by a logistic model, each quadratic in the option's value (a straight line below four values), "
@@ -269,7 +274,8 @@ class _Report:
         if not any(self.rows.values()):
             raise StudyError(f"{self.out} holds no finished games yet; run the study first")
         self._figures()
-        sections = [self._warnings(), self._summary(), self._setup(), self._comparisons(), self._curves_section()]
+        sections = [self._warnings(), self._summary(), self._setup(), self._strength_section(), self._comparisons(),
+                    self._curves_section()]
         for key in self.described["measures"]:
             table = self._table(key)
             if table:
@@ -424,6 +430,53 @@ class _Report:
         heading = html.escape(_("Seat and agent apart"))
         return (f'<section id="seat-agent"><h2>{heading}</h2>'
                 f"<p>{html.escape(_(SEAT_AGENT_NOTE))}</p><table><tr>{head}</tr>{''.join(lines)}</table></section>")
+
+    def _strength_section(self) -> str:
+        """A strength sweep: each effect at each strength, and the upset rate."""
+        strengths = self.measured.study.strengths
+        if not strengths:
+            return ""
+        by_lineup = {f"all {spec}": spec for spec in strengths}
+        found: dict[tuple[str, str], dict[str, Comparison]] = {}
+        for comparison in self.family.comparisons:
+            cell = self._cell(comparison.cell)
+            if cell.lineup.name in by_lineup:
+                found.setdefault((cell.label, comparison.quantity.name), {})[by_lineup[cell.lineup.name]] = comparison
+        lines = []
+        for (label, quantity), at in found.items():
+            values = []
+            for spec in strengths:
+                c = at.get(spec)
+                if c is None or math.isnan(c.result["difference"]):
+                    values.append("<td>–</td>")
+                    continue
+                mark = " ✓" if c.survives else ""
+                interval = _("{low} to {high}", low=self._amount(c, c.result["low"]), high=self._amount(c, c.result["high"]))
+                values.append(f"<td>{html.escape(self._amount(c, c.result['difference']))}{mark} "
+                              f"<small>({html.escape(interval)})</small></td>")
+            held = [spec for spec in strengths if spec in at and at[spec].survives]
+            verdict = (_("at every strength") if len(held) == len(strengths) else
+                       _("at {held} only", held=", ".join(held)) if held else _("at none"))
+            lines.append(f"<tr><td>{html.escape(label)}</td><td>{html.escape(_(QUANTITY_NAMES[quantity]))}</td>"
+                         + "".join(values) + f"<td>{html.escape(verdict)}</td></tr>")
+        columns = [pgettext("study", "cell"), _("measure"), *strengths, _("the effect holds")]
+        head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
+        upsets = []
+        for cell in self.cells:
+            if cell.lineup.weaker and cell.lineup.name not in by_lineup and "catch_up" in self.results[cell.number]:
+                r = self.results[cell.number]["catch_up"]
+                upsets.append(_("{cell}: {weaker} wins {rate} of its games against {stronger}", cell=cell.label,
+                                weaker=cell.lineup.weaker, rate=_pct(r["rate"]) + f" ({_pct(r['low'])}–{_pct(r['high'])})",
+                                stronger=self.measured.study.strengths[-1]))
+        heading = html.escape(_("Strength sweep: does the effect hold as play gets stronger?"))
+        note = html.escape(_(STRENGTH_NOTE))
+        upset = ("<h3>" + html.escape(_("Skill against luck: the upset rate")) + "</h3><ul>"
+                 + "".join(f"<li>{html.escape(line)}</li>" for line in upsets) + "</ul>") if upsets else ""
+        table = f"<table><tr>{head}</tr>{''.join(lines)}</table>" if lines else ""
+        return f'<section id="strength"><h2>{heading}</h2><p>{note}</p>{table}{upset}</section>'
+
+    def _cell(self, number: int) -> Cell:
+        return next(cell for cell in self.cells if cell.number == number)
 
     def _curves_section(self) -> str:
         """The numeric sweeps: each fitted curve's ends and its trend test."""

@@ -22,6 +22,9 @@ agents, the number of games in each cell and a seed::
     heat_tokens = [[], [5, 8, 14, 17, 19, 23, 26]]
     # goal = {from = 10, to = 30, step = 2}   # a numeric sweep, fitted with response curves
 
+    [sweep]                  # ask again at each strength: a line-up of each agent in every seat,
+    agents = ["greedy", "mcts:easy", "mcts:medium"]   # and the weakest against the strongest
+
     [[lineups]]
     name = "greedy against mcts:easy"
     agents = ["greedy", "mcts:easy"]
@@ -61,6 +64,7 @@ _KEYS = {
     "options": None,  # any option of the game
     "grid": None,
     "lineups": {"name", "agents", "weaker", "games"},
+    "sweep": {"agents", "games"},
 }
 
 
@@ -133,6 +137,7 @@ class Study:
     adjust: str = "holm"  # how the tests are adjusted: "holm" or "bh"
     sweeps: tuple[str, ...] = ()  # numeric grid axes, written {from, to, step}: fitted with response curves
     precision: float | None = None  # stop each cell once its main interval is this narrow (games: the cap)
+    strengths: tuple[str, ...] = ()  # a strength sweep's agents, weakest first ([sweep] agents)
 
     def cells(self) -> list[Cell]:
         """Every cell: the grid's product (last axis fastest) for each line-up."""
@@ -189,6 +194,7 @@ class Study:
                             for l in self.lineups],
                 "measures": list(self.measures), "baseline": _jsonable(self.baseline), "paired": self.paired,
                 "adjust": self.adjust, "sweeps": list(self.sweeps), "precision": self.precision,
+                "strengths": list(self.strengths),
                 "fingerprint": self.fingerprint()}
 
 
@@ -201,7 +207,7 @@ def study_from_description(described: dict[str, Any]) -> Study:
                  measures=tuple(described.get("measures", MEASURES)), title=described.get("title", ""),
                  baseline=described.get("baseline", {}), paired=described.get("paired", False),
                  adjust=described.get("adjust", "holm"), sweeps=tuple(described.get("sweeps", ())),
-                 precision=described.get("precision"))
+                 precision=described.get("precision"), strengths=tuple(described.get("strengths", ())))
 
 
 def load_study(path: str | Path) -> Study:
@@ -263,7 +269,7 @@ class _Checker:
         data = self.data
         for table in data:
             if table not in _KEYS:
-                raise self.fail(f"unknown table [{table}]; a study has [study], [options], [grid] and [[lineups]]",
+                raise self.fail(f"unknown table [{table}]; a study has [study], [options], [grid], [[lineups]] and [sweep]",
                                 table)
         head = self.table("study")
         for key in head:
@@ -309,7 +315,9 @@ class _Checker:
             if len(set(map(_shown, checked))) < len(checked):
                 raise self.fail(f"grid axis {axis!r} lists a value twice", "grid", axis)
             grid[axis] = checked
-        lineups = self.lineups(game, options, grid)
+        strengths = self.strengths()
+        lineups = self.lineups(game, options, grid, required=not strengths)
+        lineups += self.sweep_lineups(strengths, options, grid, {lineup.name for lineup in lineups})
         paired = head.get("paired", False)
         if not isinstance(paired, bool):
             raise self.fail(f"paired must be true or false, not {paired!r}", "study", "paired")
@@ -325,7 +333,8 @@ class _Checker:
                             f"not {precision!r}", "study", "precision")
         study = Study(game=game, games=count, seed=seed, lineups=lineups, options=options, grid=grid,
                       measures=tuple(measures), title=title, source=self.name, baseline=baseline, paired=paired,
-                      adjust=adjust, sweeps=tuple(sweeps), precision=None if precision is None else float(precision))
+                      adjust=adjust, sweeps=tuple(sweeps), precision=None if precision is None else float(precision),
+                      strengths=tuple(strengths))
         self.check_cells(study)
         return study
 
@@ -385,10 +394,56 @@ class _Checker:
         except ValueError as exc:
             raise self.fail(str(exc), table, key) from None
 
-    def lineups(self, game: str, options: dict[str, Any], grid: dict[str, list[Any]]) -> list[Lineup]:
+    def strengths(self) -> list[str]:
+        """``[sweep] agents``: the strengths the question is asked again at, weakest first."""
+        sweep = self.table("sweep")
+        for key in sweep:
+            if key not in _KEYS["sweep"]:
+                raise self.fail(f"unknown key {key!r} in [sweep]; keys are: agents, games", "sweep", key)
+        if not sweep:
+            return []
+        agents = sweep.get("agents")
+        if not isinstance(agents, list) or len(agents) < 2 or not all(isinstance(a, str) for a in agents) \
+                or len(set(agents)) < len(agents):
+            raise self.fail("[sweep] agents must list two or more different agent specs, weakest first, "
+                            "e.g. [\"greedy\", \"mcts:easy\", \"mcts:medium\"]", "sweep", "agents")
+        for spec in agents:
+            try:
+                check_reproducible(spec)
+            except ValueError as exc:
+                raise self.fail(str(exc), "sweep", "agents") from None
+        return agents
+
+    def sweep_lineups(self, strengths: list[str], options: dict[str, Any], grid: dict[str, list[Any]],
+                      taken: set[str]) -> list[Lineup]:
+        """A strength sweep's line-ups: every seat one strength, for each
+        strength; and the weakest against the strongest (the upset rate),
+        where the study has one player count."""
+        if not strengths:
+            return []
+        games = self.table("sweep").get("games")
+        if games is not None and (not isinstance(games, int) or isinstance(games, bool) or games < 1):
+            raise self.fail(f"games (per cell) must be a whole number of at least 1, not {games!r}", "sweep", "games")
+        made = [Lineup(f"all {spec}", (spec,), games=games) for spec in strengths]
+        counts = set(grid.get("players", [options.get("players")]))
+        if len(counts) == 1 and None not in counts:
+            players = counts.pop()
+            weakest, strongest = strengths[0], strengths[-1]
+            made.append(Lineup(f"{weakest} against {strongest}", (weakest,) * (players - 1) + (strongest,),
+                               weaker=weakest, games=games))
+        for lineup in made:
+            if lineup.name in taken:
+                raise self.fail(f"[sweep] makes a line-up named {lineup.name!r}, and [[lineups]] has one already",
+                                "sweep", "agents")
+        return made
+
+    def lineups(self, game: str, options: dict[str, Any], grid: dict[str, list[Any]],
+                required: bool = True) -> list[Lineup]:
         entries = self.data.get("lineups")
+        if not required and entries is None:
+            return []
         if not isinstance(entries, list) or not entries:
-            raise self.fail("the study has no line-up: add [[lineups]] with agents = [...]", None)
+            raise self.fail("the study has no line-up: add [[lineups]] with agents = [...], or a [sweep] of agents", None)
         lineups: list[Lineup] = []
         for number, entry in enumerate(entries):
             for key in entry:
