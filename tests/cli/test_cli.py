@@ -96,9 +96,10 @@ def test_bad_options_and_agents_are_rejected_with_the_allowed_values():
     assert result.exit_code == 2 and "players" in result.output
     result = runner.invoke(app, ["play", "tiles", "--players", "human,net"])  # before the game starts
     assert result.exit_code == 2 and "tiles ships no trained network yet" in result.output
-    result = runner.invoke(app, ["play", "azul", "--players", "human,alpha,random"])
+    result = runner.invoke(app, ["play", "azul", "--players", "human,alpha,random", "-o", "variant=grey"])
     assert result.exit_code == 2 and "no trained network for azul with" in result.output
-    assert '"players": 3' in result.output and '"players": 2' in result.output  # what it has instead
+    said = " ".join(result.output.split())
+    assert '"variant": "grey"' in said and '"players": 3' in said and '"variant": "standard"' in said  # what it has
 
 
 def test_replay_prints_the_moves_and_the_result(tmp_path):

@@ -169,6 +169,18 @@ def _conv3(x: Any, w: Any, xp: Any) -> Any:
     return sum(padded[..., dy:dy + height, dx:dx + width, :] @ w[dy, dx] for dy in range(3) for dx in range(3))
 
 
+def _max_over_cells(x: Any, xp: Any) -> Any:
+    """Each channel's largest value over the cells of ``x [..., H, W, C]``.
+    In JAX, read at the first largest cell: the gradient of a plain max
+    divides among equal cells by counting them, and XLA's unoptimised CPU
+    code (the tests' -O0) counted none and gave NaN."""
+    flat = x.reshape(x.shape[:-3] + (-1, x.shape[-1]))
+    if xp is np:
+        return flat.max(axis=-2)
+    first = xp.argmax(flat, axis=-2)
+    return xp.take_along_axis(flat, first[..., None, :], axis=-2)[..., 0, :]
+
+
 def _board_forward(params: dict[str, Any], observation: Any, xp: Any, board: dict[str, int]) -> tuple[Any, Any]:
     planes, height, width = board["planes"], board["height"], board["width"]
     cells = planes * height * width
@@ -182,7 +194,7 @@ def _board_forward(params: dict[str, Any], observation: Any, xp: Any, board: dic
         x = x + _conv3(h, params[f"block{i}/w2"], xp) + params[f"block{i}/b2"]
     x = _relu(_norm(x, params["out/norm/scale"], params["out/norm/bias"], xp), xp)
     placed = (x @ params["policy/w"] + params["policy/b"]).reshape(batch + (-1,))
-    pooled = xp.concatenate([x.mean(axis=(-3, -2)), x.max(axis=(-3, -2))], axis=-1)
+    pooled = xp.concatenate([x.mean(axis=(-3, -2)), _max_over_cells(x, xp)], axis=-1)
     logits = xp.concatenate([placed, pooled @ params["extra/w"] + params["extra/b"]], axis=-1)
     return logits, _value_head(params, pooled, xp)
 
