@@ -7,6 +7,7 @@ import random
 import pytest
 
 from tileworks.lab import compare as c
+from tileworks.lab.measures import first_seat_share
 from tileworks.lab.study import load_study_text
 
 
@@ -32,7 +33,7 @@ def test_a_first_seat_rate_difference_has_newcombes_interval():
     # Newcombe (1998), example (e): 56/70 against 48/80 -> 0.0524 to 0.3339
     cell = games([30] * 70, [1] * 56 + [0] * 14)
     base = games([30] * 80, [1] * 48 + [0] * 32)
-    d = c.difference_of(base, cell, c._first_seat, kind="rate", paired=False)
+    d = c.difference_of(base, cell, first_seat_share, kind="rate", paired=False)
     assert (round(d["difference"], 4), round(d["low"], 4), round(d["high"], 4)) == (0.2, 0.0524, 0.3339)
     assert d["p"] == pytest.approx(0.00805, abs=5e-5)  # z = 0.2 / 0.0755 = 2.65, pooled rate 104/150
 

@@ -174,9 +174,10 @@ def _ray_unreachable(address: str, exc: Exception) -> str:
     if address == "auto":
         return ("--ray auto joins the Ray cluster this machine belongs to, and none is running here; start one "
                 "with `ray start --head`, or use --ray local to start Ray for this run only")
+    said = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     if address == "local":
-        return f"--ray local could not start Ray on this machine: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
-    return (f"--ray {address}: no Ray cluster answered at that address ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__}); "
+        return f"--ray local could not start Ray on this machine: {said}"
+    return (f"--ray {address}: no Ray cluster answered at that address ({said}); "
             "give the head's address, e.g. HOST:6379 or ray://HOST:10001")
 
 

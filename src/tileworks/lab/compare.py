@@ -47,39 +47,6 @@ Row = dict[str, Any]
 ADJUSTMENTS = {"holm": "holm", "bh": "fdr_bh"}
 
 
-def _first_seat(row: Row) -> float:
-    return m.in_turn_order(row, m.credits(row))[0]
-
-
-def _margin(row: Row) -> float | None:
-    if len(row["winners"]) != 1:
-        return None
-    winner = row["winners"][0]
-    return row["scores"][winner] - max(s for seat, s in enumerate(row["scores"]) if seat != winner)
-
-
-def _comeback(row: Row) -> float | None:
-    if len(row["winners"]) != 1 or not row["trajectory"]:
-        return None
-    return float(m.was_last(row["trajectory"], row["winners"][0]))
-
-
-def _tied(row: Row) -> float:
-    top = max(row["scores"])
-    return float(sum(1 for s in row["scores"] if s == top) > 1)
-
-
-def _share_of(agent: str) -> Callable[[Row], float | None]:
-    def share(row: Row) -> float | None:
-        seats = [seat for seat, spec in enumerate(row["agents"]) if spec == agent]
-        if not seats:
-            return None
-        credit = m.credits(row)
-        return sum(credit[seat] for seat in seats) / len(seats)
-
-    return share
-
-
 @dataclass(frozen=True)
 class Quantity:
     """One number a measure is compared on, read from each game."""
@@ -95,21 +62,22 @@ def quantities(measures: Sequence[str], weaker: str | None, results: dict[str, A
     defined for the game is not compared)."""
     found = []
     table = {
-        "balance": ("first seat's win rate", "rate", _first_seat),
+        "balance": ("first seat's win rate", "rate", m.first_seat_share),
         "duration": ("decisions a game", "mean", lambda row: float(row["decisions"])),
         "scores": ("mean score", "mean", lambda row: statistics.fmean(row["scores"])),
-        "margin": ("winning margin", "mean", _margin),
+        "margin": ("winning margin", "mean", m.margin_of),
         "drawishness": ("shared-win rate", "rate", lambda row: float(len(row["winners"]) > 1)),
-        "tiebreak": ("top score shared", "rate", _tied),
+        "tiebreak": ("top score shared", "rate", lambda row: float(m.top_shared(row))),
         "lead_change": ("lead changes a game", "mean", lambda row: float(m.lead_changes(row["trajectory"]))),
-        "comeback": ("comeback rate", "rate", _comeback),
+        "comeback": ("comeback rate", "rate", lambda row: None if (came := m.comeback_of(row)) is None else float(came)),
         "complexity": ("branching factor", "mean",
                        lambda row: statistics.fmean(row["choices"]) if row.get("choices") else None),
     }
     for measure in measures:
         if measure == "catch_up":
             if weaker is not None:
-                found.append(Quantity(measure, "weaker agent's win rate", "rate", _share_of(weaker)))
+                found.append(Quantity(measure, "weaker agent's win rate", "rate",
+                                      lambda row, agent=weaker: m.agent_share(row, agent)))
             continue
         if measure not in table or not results.get(measure, {}).get("defined", True):
             continue

@@ -26,7 +26,7 @@ from tileworks.lab import measures as m
 #: what is fitted: key -> (name, family, how a game is read)
 RESPONSES = {
     "decisions": ("decisions a game", "gaussian", lambda row: float(row["decisions"])),
-    "first_seat": ("first seat's win rate", "binomial", lambda row: m.in_turn_order(row, m.credits(row))[0]),
+    "first_seat": ("first seat's win rate", "binomial", m.first_seat_share),
 }
 
 

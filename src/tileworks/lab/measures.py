@@ -88,6 +88,42 @@ def in_turn_order(row: Row, values: Sequence[Any]) -> list[Any]:
     return [values[(first + k) % len(values)] for k in range(len(values))]
 
 
+def first_seat_share(row: Row) -> float:
+    """The share of the win of the seat that moved first (1, 1/k or 0)."""
+    return in_turn_order(row, credits(row))[0]
+
+
+def agent_share(row: Row, agent: str) -> float | None:
+    """``agent``'s share of the win, over the seats it held (None: it did not play)."""
+    seats = [seat for seat, spec in enumerate(row["agents"]) if spec == agent]
+    if not seats:
+        return None
+    credit = credits(row)
+    return sum(credit[seat] for seat in seats) / len(seats)
+
+
+def margin_of(row: Row) -> float | None:
+    """The sole winner's score minus the best other score (None: a shared win)."""
+    if len(row["winners"]) != 1:
+        return None
+    winner = row["winners"][0]
+    return row["scores"][winner] - max(s for seat, s in enumerate(row["scores"]) if seat != winner)
+
+
+def top_shared(row: Row) -> bool:
+    """Whether two or more seats ended on the top score."""
+    top = max(row["scores"])
+    return sum(1 for s in row["scores"] if s == top) > 1
+
+
+def comeback_of(row: Row) -> bool | None:
+    """Whether the sole winner was alone in last place two thirds of the way
+    through (None: a shared win, or no trajectory)."""
+    if len(row["winners"]) != 1 or not row["trajectory"]:
+        return None
+    return was_last(row["trajectory"], row["winners"][0])
+
+
 def balance(rows: Sequence[Row]) -> dict[str, Any]:
     """Win rate by position in turn order (Browne's and Ludii's *balance*:
     "seat 1" is the seat that moved first, which chance picks in some
@@ -148,13 +184,7 @@ def scores(rows: Sequence[Row]) -> dict[str, Any]:
 def margin(rows: Sequence[Row]) -> dict[str, Any]:
     """Winning margin: the sole winner's score minus the best other score
     (games with one winner). Small margins mean close games."""
-    values = []
-    for row in rows:
-        if len(row["winners"]) == 1:
-            winner = row["winners"][0]
-            others = [s for seat, s in enumerate(row["scores"]) if seat != winner]
-            values.append(row["scores"][winner] - max(others))
-    return mean_interval(values)
+    return mean_interval([value for row in rows if (value := margin_of(row)) is not None])
 
 
 def duration(rows: Sequence[Row]) -> dict[str, Any]:
@@ -186,11 +216,9 @@ def tiebreak(rows: Sequence[Row], winner_rule: str = "score+tiebreak") -> dict[s
         return {"defined": False, "tied": rate(0, 0), "decided": rate(0, 0)}
     tied = decided = 0
     for row in rows:
-        top = max(row["scores"])
-        level = sum(1 for s in row["scores"] if s == top)
-        if level > 1:
+        if top_shared(row):
             tied += 1
-            if len(row["winners"]) < level:
+            if len(row["winners"]) < row["scores"].count(max(row["scores"])):
                 decided += 1
     n = len(rows)
     return {"defined": True, "tied": rate(tied, n),
@@ -259,8 +287,8 @@ def comeback(rows: Sequence[Row]) -> dict[str, Any]:
     """Comeback rate (related to Ludii's *drama*): of the games with one winner,
     the share whose winner was alone in last place two thirds of the way through.
     Not defined (``"defined": False``) where the games score only at the end."""
-    decided = [row for row in rows if len(row["winners"]) == 1 and row["trajectory"]]
-    result = rate(sum(1 for row in decided if was_last(row["trajectory"], row["winners"][0])), len(decided))
+    found = [came for row in rows if (came := comeback_of(row)) is not None]
+    result = rate(sum(found), len(found))
     result["defined"] = not rows or scores_during_play(rows)
     return result
 

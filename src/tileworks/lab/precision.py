@@ -99,15 +99,7 @@ def main_value(row: dict, weaker: str | None) -> float:
     the win where the line-up names one, else the first seat's share."""
     from tileworks.lab import measures as m
 
-    credit = m.credits(row)
-    if weaker is None:
-        return m.in_turn_order(row, credit)[0]
-    seats = [seat for seat, spec in enumerate(row["agents"]) if spec == weaker]
-    return sum(credit[seat] for seat in seats) / len(seats)
-
-
-def main_name(weaker: str | None) -> str:
-    return "the weaker agent's win rate" if weaker else "the first seat's win rate"
+    return m.first_seat_share(row) if weaker is None else m.agent_share(row, weaker)
 
 
 def settled(values_by_index: dict[int, float], precision: float, cap: int) -> tuple[bool, tuple[float, float], int]:

@@ -143,6 +143,7 @@ class Measured:
     planned: dict[int, int]  # games each cell is set to play
     beyond: int = 0  # stored games past a cell's planned number (its games were lowered), left out
     live: bool = False  # a run was writing the store: a snapshot of the games so far
+    winner_rule: str = "score"  # the game's (tileworks.core.game.Game.winner_rule)
     stopping: dict[int, dict[str, Any]] = field(default_factory=dict)  # precision studies: each cell's main interval
 
     @property
@@ -179,7 +180,7 @@ def measure_study(out: Path) -> Measured:
             results[cell.number]["catch_up"]["change"] = m.difference(results[cell.number]["catch_up"],
                                                                        results[base]["catch_up"])
             results[cell.number]["catch_up"]["baseline"] = base
-    return Measured(described, study, cells, by_cell, results, planned, beyond, live, stopping)
+    return Measured(described, study, cells, by_cell, results, planned, beyond, live, rule, stopping)
 
 
 def _stopping(study: Any, cells: list[Cell], rows: dict[int, list[dict[str, Any]]],
@@ -628,7 +629,7 @@ class _Report:
         if key == "drawishness":
             return ([_("shared-win rate")], lambda cell, r: [_rate(r)])
         if key == "tiebreak":
-            if self._winner_rule() == "score":  # a tie on the top score is a shared win: nothing breaks it
+            if self.measured.winner_rule == "score":  # a tie on the top score is a shared win: nothing breaks it
                 return ([_("top score shared (no tie-break rule: a shared win)")], lambda cell, r: [_rate(r["tied"])])
             return ([_("top score shared"), _("decided by the tie-break")],
                     lambda cell, r: [_rate(r["tied"]), _rate(r["decided"])])
@@ -644,9 +645,6 @@ class _Report:
         return ([_("weaker agent"), _("win rate"), _("change from the line-up's first cell")],
                 lambda cell, r: [html.escape(cell.lineup.weaker or ""), _rate(r),
                                  _signed(r["change"], "difference") if r.get("baseline") != cell.number else "—"])
-
-    def _winner_rule(self) -> str:
-        return tileworks.load_game(self.described["game"], **self.cells[0].options).winner_rule
 
     # -- the figures ----------------------------------------------------
     def _figures(self) -> None:
@@ -746,9 +744,7 @@ class _Report:
         if not cells:
             return
         fig, ax = self._per_cell(cells)
-        data = [[row["scores"][row["winners"][0]] - max(s for seat, s in enumerate(row["scores"])
-                                                          if seat != row["winners"][0])
-                 for row in self.rows[c.number] if len(row["winners"]) == 1] for c in cells]
+        data = [[value for row in self.rows[c.number] if (value := m.margin_of(row)) is not None] for c in cells]
         ax.boxplot(data, showmeans=True)
         self._ticks(ax, cells, first=1)
         ax.set_ylabel(_("winner's score − best other score"))

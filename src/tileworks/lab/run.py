@@ -115,12 +115,16 @@ def play_job(job: Job) -> list[dict[str, Any]]:
     return rows
 
 
+def _columns(db) -> set[str]:
+    """The columns the stored ``games`` table has (older stores lack the newer ones)."""
+    return {name for (name,) in db.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = 'games'").fetchall()}
+
+
 def _add_first_player(db, game_name: str) -> None:
     """Results stored before the ``first_player`` column get it, found from
     each game's set-up (its seed fixes the chance that picks the first player)."""
-    columns = {name for (name,) in db.execute(
-        "SELECT column_name FROM information_schema.columns WHERE table_name = 'games'").fetchall()}
-    if "first_player" in columns:
+    if "first_player" in _columns(db):
         return
     from tileworks.arena.playing import first_mover
 
@@ -143,9 +147,7 @@ def _add_first_player(db, game_name: str) -> None:
 def _add_choices(db) -> None:
     """Results stored before the ``choices`` column get it, empty (NULL):
     the complexity measures count only the games that recorded it."""
-    columns = {name for (name,) in db.execute(
-        "SELECT column_name FROM information_schema.columns WHERE table_name = 'games'").fetchall()}
-    if "choices" not in columns:
+    if "choices" not in _columns(db):
         db.execute("ALTER TABLE games ADD COLUMN choices INTEGER[]")
 
 
