@@ -9,7 +9,7 @@ import pytest
 from tileworks.core import sample_chance
 from tileworks.games.kiln import position
 from tileworks.games.kiln.constants import CHOOSING, PLACING, SELLING
-from tileworks.games.kiln.heuristics import evaluate, pending_gain, warehouse_value
+from tileworks.games.kiln.heuristics import TURN_VALUE, evaluate, pending_gain, warehouse_value
 
 from .test_rules import SELLING_EXAMPLE, SINGLES, THREE_DOMINOES, kiln, play
 
@@ -52,13 +52,14 @@ def test_a_tied_group_choice_counts_its_best_copy():
     assert evaluate(state, 0) == pytest.approx(max(after_each_move(state, 0)))
 
 
-def test_in_random_games_a_decision_is_worth_its_best_move():
-    """Within a turn (group, place, sale) the mover's evaluation is the best
-    of its evaluations after each move."""
-    rng = random.Random(5)
+def decisions_checked(game, games, seed):
+    """Plays ``games`` random games, checking that within a turn (group,
+    place, sale) the mover's evaluation is the best of its evaluations
+    after each move; the number of decisions checked."""
+    rng = random.Random(seed)
     checked = 0
-    for _ in range(10):
-        state = kiln().new_initial_state()
+    for _ in range(games):
+        state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
                 state.apply_action(sample_chance(state, rng))
@@ -68,4 +69,56 @@ def test_in_random_games_a_decision_is_worth_its_best_move():
                 assert evaluate(state, seat) == pytest.approx(max(after_each_move(state, seat)))
                 checked += 1
             state.apply_action(rng.choice(state.legal_actions()))
-    assert checked > 100
+    return checked
+
+
+def test_in_random_games_a_decision_is_worth_its_best_move():
+    assert decisions_checked(kiln(), games=10, seed=5) > 100
+
+
+# -- extra turns: a turn in hand is worth TURN_VALUE --------------------------
+
+# the kiln of single tiles with the black tile inside and a red one out
+BLACK_INSIDE = ["KBGYRB"] + SINGLES[1:]
+
+
+def a_sale(game, tile):
+    """Red to sell rows 3 and 5 (3 points together) at 2 points, the push
+    having released ``tile`` (K: black, an extra turn already earned)."""
+    return position(game, kiln=SINGLES if tile == "K" else BLACK_INSIDE, phase="sale",
+                    warehouses={"red": SELLING_EXAMPLE}, points=[2, 0], outer={"tile": tile, "cell": "b8"})
+
+
+def test_a_sale_that_lands_on_a_heat_token_is_worth_its_extra_turn():
+    plain, heated = a_sale(kiln(), "R"), a_sale(kiln(heat_tokens=[5]), "R")
+    # selling both rows takes red from 2 to 5 points, onto the heat token
+    assert evaluate(heated, 0) == pytest.approx(evaluate(plain, 0) + TURN_VALUE)
+    play(plain, "$r35")
+    play(heated, "$r35")
+    assert plain.current_player() == 1 and heated.current_player() == 0
+    assert evaluate(heated, 0) == pytest.approx(evaluate(plain, 0) + TURN_VALUE)
+
+
+def test_heat_tokens_no_sale_reaches_exactly_are_worth_nothing():
+    # from 2 points the sales are of 1 or 3 points: 3 or 5, never 8 or 14
+    assert evaluate(a_sale(kiln(heat_tokens=[8, 14]), "R"), 0) == pytest.approx(evaluate(a_sale(kiln(), "R"), 0))
+
+
+def test_releasing_the_black_tile_is_worth_an_extra_turn():
+    released, not_released = a_sale(kiln(), "K"), a_sale(kiln(), "R")
+    assert evaluate(released, 0) == pytest.approx(evaluate(not_released, 0) + TURN_VALUE)
+    # one extra turn however many ways it is earned
+    assert evaluate(a_sale(kiln(heat_tokens=[5]), "K"), 0) == pytest.approx(evaluate(released, 0))
+
+
+def test_a_sale_that_wins_earns_no_extra_turn():
+    # at 14 points the 3-point sale reaches the goal of 17: the game is over
+    winning = position(kiln(), kiln=SINGLES, phase="sale", warehouses={"red": SELLING_EXAMPLE},
+                       points=[14, 0], outer={"tile": "K", "cell": "b8"})
+    value = evaluate(winning, 0)
+    play(winning, "$r35")
+    assert winning.is_terminal() and value == pytest.approx(evaluate(winning, 0))
+
+
+def test_with_heat_tokens_a_decision_is_still_worth_its_best_move():
+    assert decisions_checked(kiln(heat_tokens=[5, 8, 14, 17, 19, 23, 26]), games=5, seed=7) > 50
