@@ -158,8 +158,21 @@ def test_a_strength_sweep_asks_again_at_each_strength_and_pits_the_weakest_again
         "variant=standard | all greedy"
 
 
+def test_a_strength_sweep_may_play_each_strength_its_own_number_of_games():
+    study = load_study_text('[study]\ngame = "azul"\ngames = 4\n[options]\nplayers = 2\n'
+                            '[sweep]\nagents = ["greedy", "mcts:easy"]\ngames = {greedy = 1200, "mcts:easy" = 60}\n')
+    assert {lineup.name: lineup.games for lineup in study.lineups} == {
+        "all greedy": 1200, "all mcts:easy": 60, "greedy against mcts:easy": 60}
+    # a strength left out of the table plays the study's games
+    study = load_study_text('[study]\ngame = "azul"\ngames = 4\n[sweep]\nagents = ["greedy", "mcts:easy"]\n'
+                            'games = {greedy = 100}\n')
+    assert [lineup.games for lineup in study.lineups] == [100, None]
+
+
 @pytest.mark.parametrize("sweep, message", [
     ('agents = ["greedy"]', r"\[sweep\] agents must list two or more different agent specs"),
+    ('agents = ["random", "greedy"]\ngames = {net = 10}', r"\[sweep\] games names 'net', which is not one of"),
+    ('agents = ["random", "greedy"]\ngames = {greedy = 0}', r"games \(per cell\) must be a whole number"),
     ('agents = ["greedy", "wizard"]', "unknown agent 'wizard'"),
     ('agents = ["random", "greedy"]\nlevel = 2', r"unknown key 'level' in \[sweep\]"),
 ])

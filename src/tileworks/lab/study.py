@@ -24,6 +24,7 @@ agents, the number of games in each cell and a seed::
 
     [sweep]                  # ask again at each strength: a line-up of each agent in every seat,
     agents = ["greedy", "mcts:easy", "mcts:medium"]   # and the weakest against the strongest
+    games = {greedy = 1000, "mcts:easy" = 100}       # optional: games a cell, one number or by agent
 
     [[lineups]]
     name = "greedy against mcts:easy"
@@ -421,21 +422,34 @@ class _Checker:
         where the study has one player count."""
         if not strengths:
             return []
-        games = self.table("sweep").get("games")
-        if games is not None and (not isinstance(games, int) or isinstance(games, bool) or games < 1):
-            raise self.fail(f"games (per cell) must be a whole number of at least 1, not {games!r}", "sweep", "games")
-        made = [Lineup(f"all {spec}", (spec,), games=games) for spec in strengths]
+        games = self.sweep_games(strengths)
+        made = [Lineup(f"all {spec}", (spec,), games=games[spec]) for spec in strengths]
         counts = set(grid.get("players", [options.get("players")]))
         if len(counts) == 1 and None not in counts:
             players = counts.pop()
             weakest, strongest = strengths[0], strengths[-1]
             made.append(Lineup(f"{weakest} against {strongest}", (weakest,) * (players - 1) + (strongest,),
-                               weaker=weakest, games=games))
+                               weaker=weakest, games=games[strongest]))
         for lineup in made:
             if lineup.name in taken:
                 raise self.fail(f"[sweep] makes a line-up named {lineup.name!r}, and [[lineups]] has one already",
                                 "sweep", "agents")
         return made
+
+    def sweep_games(self, strengths: list[str]) -> dict[str, int | None]:
+        """``[sweep] games``: one count for every strength's cells, or a table
+        by agent (``{greedy = 1200, "mcts:easy" = 60}``); ``None`` where the
+        study's ``games`` applies. Weakest against strongest plays the
+        strongest's count."""
+        games = self.table("sweep").get("games")
+        counts = games if isinstance(games, dict) else dict.fromkeys(strengths, games)
+        for spec, count in counts.items():
+            if spec not in strengths:
+                raise self.fail(f"[sweep] games names {spec!r}, which is not one of the sweep's agents "
+                                f"({', '.join(strengths)})", "sweep", "games")
+            if count is not None and (not isinstance(count, int) or isinstance(count, bool) or count < 1):
+                raise self.fail(f"games (per cell) must be a whole number of at least 1, not {count!r}", "sweep", "games")
+        return {spec: counts.get(spec) for spec in strengths}
 
     def lineups(self, game: str, options: dict[str, Any], grid: dict[str, list[Any]],
                 required: bool = True) -> list[Lineup]:
