@@ -181,3 +181,12 @@ def test_a_bad_strength_sweep_is_refused(sweep, message):
 
     with pytest.raises(StudyError, match=message):
         load_study_text(f'[study]\ngame = "azul"\ngames = 4\n[sweep]\n{sweep}\n')
+
+
+def test_a_weaker_agent_is_measured_even_when_the_study_lists_other_measures():
+    # the strength sweep's weakest against strongest gives the upset rate through the catch-up measure
+    study = load_study_text('[study]\ngame = "azul"\ngames = 4\nmeasures = ["duration"]\n[options]\nplayers = 2\n'
+                            '[sweep]\nagents = ["random", "greedy"]\n')
+    assert study.measures == ("duration", "catch_up")
+    assert load_study_text('[study]\ngame = "azul"\ngames = 4\nmeasures = ["duration"]\n[[lineups]]\n'
+                           'agents = ["greedy"]\n').measures == ("duration",)

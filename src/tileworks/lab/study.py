@@ -140,6 +140,12 @@ class Study:
     precision: float | None = None  # stop each cell once its main interval is this narrow (games: the cap)
     strengths: tuple[str, ...] = ()  # a strength sweep's agents, weakest first ([sweep] agents)
 
+    def __post_init__(self) -> None:
+        # a line-up that names a weaker agent (a strength sweep's weakest against strongest among them)
+        # is there to be measured: its catch-up measure is the upset rate
+        if "catch_up" not in self.measures and any(lineup.weaker for lineup in self.lineups):
+            self.measures = (*self.measures, "catch_up")
+
     def cells(self) -> list[Cell]:
         """Every cell: the grid's product (last axis fastest) for each line-up."""
         names = list(self.grid)
