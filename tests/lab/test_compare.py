@@ -86,7 +86,8 @@ def test_each_cell_is_compared_with_the_baseline_of_its_own_line_up():
     study = load_study_text(STUDY.format(extra='baseline = {variant = "grey"}'))
     names = {cell.number: cell.key for cell in study.cells()}
     baseline = {names[cell]: names[base] for cell, base in study.baseline_of().items()}
-    assert baseline["tiebreak=official,variant=standard | duel"] == "tiebreak=seed,variant=grey | duel"
+    # the axis the baseline does not name keeps the cell's own value
+    assert baseline["tiebreak=official,variant=standard | duel"] == "tiebreak=official,variant=grey | duel"
     assert baseline["tiebreak=seed,variant=standard | all greedy"] == "tiebreak=seed,variant=grey | all greedy"
     across = load_study_text(STUDY.format(extra='baseline = {lineup = "duel"}'))
     assert set(across.baseline_of().values()) == {4}  # seed, standard, duel
@@ -190,3 +191,18 @@ def test_a_weaker_agent_is_measured_even_when_the_study_lists_other_measures():
     assert study.measures == ("duration", "catch_up")
     assert load_study_text('[study]\ngame = "azul"\ngames = 4\nmeasures = ["duration"]\n[[lineups]]\n'
                            'agents = ["greedy"]\n').measures == ("duration",)
+
+
+def test_a_baseline_naming_one_axis_compares_at_each_value_of_the_others():
+    study = load_study_text('[study]\ngame = "azul"\ngames = 4\nbaseline = {variant = "standard"}\n'
+                            '[grid]\nvariant = ["standard", "grey"]\nplayers = [2, 3]\n[[lineups]]\nagents = ["greedy"]\n')
+    keys = {cell.number: cell.key for cell in study.cells()}
+    pairs = {keys[c]: keys[b] for c, b in study.baseline_of().items()}
+    assert pairs["variant=grey,players=3 | all greedy"] == "variant=standard,players=3 | all greedy"
+    assert pairs["variant=grey,players=2 | all greedy"] == "variant=standard,players=2 | all greedy"
+    # with no baseline every axis takes its first value
+    default = load_study_text('[study]\ngame = "azul"\ngames = 4\n[grid]\nvariant = ["standard", "grey"]\n'
+                              'players = [2, 3]\n[[lineups]]\nagents = ["greedy"]\n')
+    keys = {cell.number: cell.key for cell in default.cells()}
+    assert {keys[c]: keys[b] for c, b in default.baseline_of().items()}["variant=grey,players=3 | all greedy"] == \
+        "variant=standard,players=2 | all greedy"

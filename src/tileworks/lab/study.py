@@ -169,13 +169,17 @@ class Study:
         return int.from_bytes(digest[:8], "big") >> 2
 
     def baseline_of(self) -> dict[int, int]:
-        """Each cell's baseline cell: the baseline's grid values (each axis's
-        first value where it names none) with the cell's own line-up, or the
-        line-up the baseline names."""
+        """Each cell's baseline cell: the baseline's grid values with the
+        cell's own line-up, or the line-up the baseline names. A baseline that
+        names some axes keeps the cell's own values on the others (grey
+        against standard at each player count); with none named, every axis
+        takes its first value."""
         cells = self.cells()
-        wanted = {name: self.baseline.get(name, values[0]) for name, values in self.grid.items()}
+        named = any(name in self.baseline for name in self.grid)
         found: dict[int, int] = {}
         for cell in cells:
+            wanted = {name: self.baseline.get(name, cell.axes[name] if named else values[0])
+                      for name, values in self.grid.items()}
             lineup = self.baseline.get("lineup", cell.lineup.name)
             for other in cells:
                 if other.lineup.name == lineup and all(_shown(other.axes[k]) == _shown(v) for k, v in wanted.items()):
