@@ -112,8 +112,7 @@ def margin_of(row: Row) -> float | None:
 
 def top_shared(row: Row) -> bool:
     """Whether two or more seats ended on the top score."""
-    top = max(row["scores"])
-    return sum(1 for s in row["scores"] if s == top) > 1
+    return row["scores"].count(max(row["scores"])) > 1
 
 
 def comeback_of(row: Row) -> bool | None:
@@ -216,9 +215,10 @@ def tiebreak(rows: Sequence[Row], winner_rule: str = "score+tiebreak") -> dict[s
         return {"defined": False, "tied": rate(0, 0), "decided": rate(0, 0)}
     tied = decided = 0
     for row in rows:
-        if top_shared(row):
+        level = row["scores"].count(max(row["scores"]))  # seats on the top score
+        if level > 1:
             tied += 1
-            if len(row["winners"]) < row["scores"].count(max(row["scores"])):
+            if len(row["winners"]) < level:
                 decided += 1
     n = len(rows)
     return {"defined": True, "tied": rate(tied, n),

@@ -253,6 +253,11 @@ class _Checker:
         where = f"{self.name} line {line}" if line else self.name
         return StudyError(f"{where}: {message}")
 
+    def games_count(self, count: Any, table: str, entry: int = 0) -> None:
+        """Refuses a games count (per cell) that is not a whole number of at least 1."""
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            raise self.fail(f"games (per cell) must be a whole number of at least 1, not {count!r}", table, "games", entry)
+
     def line_of(self, table: str | None, key: str | None, entry: int = 0) -> int | None:
         """The line of ``key`` in ``[table]`` (the ``entry``-th ``[[table]]``),
         or of the table's header when ``key`` is None."""
@@ -294,8 +299,7 @@ class _Checker:
         if game not in games:
             raise self.fail(f"unknown game {game!r}; games: {', '.join(sorted(games))}", "study", "game")
         count = head.get("games")
-        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-            raise self.fail(f"games (per cell) must be a whole number of at least 1, not {count!r}", "study", "games")
+        self.games_count(count, "study")
         seed = head.get("seed", 0)
         if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
             raise self.fail(f"seed must be a whole number of at least 0, not {seed!r}", "study", "seed")
@@ -457,8 +461,8 @@ class _Checker:
             if spec not in strengths:
                 raise self.fail(f"[sweep] games names {spec!r}, which is not one of the sweep's agents "
                                 f"({', '.join(strengths)})", "sweep", "games")
-            if count is not None and (not isinstance(count, int) or isinstance(count, bool) or count < 1):
-                raise self.fail(f"games (per cell) must be a whole number of at least 1, not {count!r}", "sweep", "games")
+            if count is not None:
+                self.games_count(count, "sweep")
         return {spec: counts.get(spec) for spec in strengths}
 
     def lineups(self, game: str, options: dict[str, Any], grid: dict[str, list[Any]],
@@ -499,9 +503,8 @@ class _Checker:
                                     f"players = {', '.join(map(str, sorted(counts)))}; give one agent for every seat "
                                     "or exactly one per seat", "lineups", "agents", number)
             games = entry.get("games")
-            if games is not None and (not isinstance(games, int) or isinstance(games, bool) or games < 1):
-                raise self.fail(f"games (per cell) must be a whole number of at least 1, not {games!r}",
-                                "lineups", "games", number)
+            if games is not None:
+                self.games_count(games, "lineups", number)
             lineups.append(Lineup(name, tuple(agents), weaker, games))
         return lineups
 

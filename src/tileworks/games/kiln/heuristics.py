@@ -18,8 +18,8 @@
   worth about what a turn gains, so a sale that lands on a heat token, or
   a push that releases the black tile, is worth its extra turn, and the
   decision in hand counts the extra turn it earns or has earned (unless it
-  wins). Without the term, greedy landed on heat tokens less often
-  than random play (0.75 against 0.95 times a game).
+  wins). Without the term, two greedy players landed on heat tokens less
+  often than two random players (0.75 against 0.95 times a game).
 
 Everything here is public, as is everything in KILN.
 """
@@ -142,7 +142,7 @@ def pending_gain(state: "KilnState") -> float:
         else:
             best = _with_sale(warehouse, to_goal, heating, extra)
         gain = best - warehouse_value(warehouse)
-        if state._game.per_colour:
+        if game.per_colour:
             return _standing(state, seat, colour, gain) - _standing(state, seat)
         return gain
     if phase in (CHOOSING, ERASING):  # rare: look one decision ahead
