@@ -21,6 +21,7 @@ from tileworks.agents.network import Network, blocks_of, forward, init_params
 from tileworks.core import sample_chance
 from tileworks.core.registry import registered_games
 from tileworks.learn.evaluate import evaluate_against
+from tileworks.learn.report import read_sittings
 from tileworks.learn.train import TrainConfig, Trainer
 
 #: small enough to train in seconds on two cores, big enough to learn something
@@ -160,6 +161,23 @@ def test_a_resumed_run_trains_what_an_uninterrupted_one_does(tmp_path):
     assert resumed.decisions == straight.decisions
     with pytest.raises(ValueError, match=r"holds a run with other settings \(hidden\)"):
         Trainer(TrainConfig("dominoes", iterations=4, seed=5, **{**TINY, "hidden": 64}), tmp_path / "halves")
+    # moved to a machine that plays more games side by side: the games in progress go on, new ones join
+    # them at staggered stages, and the change is written down
+    wider = Trainer(TrainConfig("dominoes", iterations=5, checkpoint_every=2, eval_every=100, seed=5,
+                                **{**TINY, "games": 24, "steps": 8}), tmp_path / "halves")
+    assert wider.games.current_player.shape == (24,)
+    assert all(np.array_equal(kept, going[:16]) for kept, going in
+               zip(jax.tree.leaves(resumed.games), jax.tree.leaves(wider.games)))
+    assert len(set(np.asarray(wider.games._step_count[16:]).tolist())) > 1
+    wider.run()
+    assert wider.decisions == straight.decisions + 24 * 8
+    assert [(row["iteration"], row["settings"], row["were"]) for row in read_sittings(tmp_path / "halves")] == [
+        (4, {"games": 24, "steps": 8}, {"games": 16, "steps": 16})]
+    assert "from iteration 4 on" in (tmp_path / "halves" / "report.md").read_text()
+    assert [row["settings"] for row in wider.network().about["sittings"]] == [{"games": 24, "steps": 8}]
+    narrower = Trainer(TrainConfig("dominoes", iterations=5, seed=5, **{**TINY, "games": 8}), tmp_path / "halves")
+    assert all(np.array_equal(kept[:8], going) for kept, going in
+               zip(jax.tree.leaves(wider.games), jax.tree.leaves(narrower.games)))
 
 
 def test_three_seats_train_a_value_for_each_seat(tmp_path):

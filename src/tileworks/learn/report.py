@@ -18,8 +18,20 @@ def read_metrics(out: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]
         for line in path.read_text(encoding="utf-8").splitlines():
             if line:
                 row = json.loads(line)
-                (evaluations if "opponent" in row else iterations).append(row)
+                if "opponent" in row:
+                    evaluations.append(row)
+                elif "policy_loss" in row:
+                    iterations.append(row)
     return iterations, evaluations
+
+
+def read_sittings(out: Path) -> list[dict[str, Any]]:
+    """The changes of self-play settings between sittings, from ``metrics.jsonl``."""
+    path = Path(out) / "metrics.jsonl"
+    if not path.exists():
+        return []
+    rows = (json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line)
+    return [row for row in rows if "settings" in row]
 
 
 def write_report(out: str | Path) -> Path:
@@ -66,6 +78,9 @@ def write_report(out: str | Path) -> Path:
              f"{last.get('decisions', 0):,}; games finished: {last.get('games', 0):,}; "
              f"training time: {last.get('seconds', 0.0) / 60:.1f} min",
              f"- settings: {json.dumps(config, sort_keys=True)}",
+             *(f"- from iteration {row['iteration']} on {row['device']}: {row['settings']['games']} games side by "
+               f"side, {row['settings']['steps']} decisions each an iteration (were {row['were']['games']} and "
+               f"{row['were']['steps']})" for row in read_sittings(out)),
              f"- last losses: policy {last.get('policy_loss', float('nan')):.3f}, "
              f"value {last.get('value_loss', float('nan')):.3f}",
              f"- score: the network alone (net) in one seat, the opponent in every other seat "

@@ -38,14 +38,17 @@ import tileworks
 import tileworks.jax
 from tileworks.agents.network import Network, init_board_params, init_params
 from tileworks.learn.evaluate import evaluate_against
+from tileworks.learn.report import read_sittings
 from tileworks.learn.selfplay import make_functions, staggered
 
 
 @dataclass
 class TrainConfig:
     """What a run trains, and how. A resumed run keeps every setting that
-    changes what is trained; how long it runs, how often it saves, and how
-    it is evaluated (:data:`ADJUSTABLE`) may change between sittings."""
+    changes what is trained; how long it runs, how often it saves, how it is
+    evaluated, and how much self-play an iteration does (:data:`ADJUSTABLE`)
+    may change between sittings: a run moved to a GPU plays more games side
+    by side."""
 
     game: str
     options: dict[str, Any] = field(default_factory=dict)
@@ -115,9 +118,14 @@ class TrainConfig:
 DENSE_ACTIONS = 4096
 SLOTS = 512
 
-#: settings that do not change what is trained: a resumed run may change them
+#: settings a resumed run may change: how long it runs, saves and is evaluated, and how much
+#: self-play an iteration does (games side by side, decisions each), which a sitting on a GPU
+#: raises; a change of these is logged in ``metrics.jsonl`` (see :meth:`Trainer.resize`)
 ADJUSTABLE = ("iterations", "checkpoint_every", "eval_every", "eval_games", "opponents",
-              "stagger")  # (only a new run's start uses it)
+              "stagger",  # (a new run's start, and games added to a resumed one)
+              "games", "steps")
+#: the adjustable settings that change the data an iteration learns from
+SELF_PLAY = ("games", "steps")
 
 
 @dataclass
@@ -141,9 +149,10 @@ class Trainer:
         self.config, self.out, self.command = config, Path(out), command
         self.out.mkdir(parents=True, exist_ok=True)
         saved = self.out / "config.json"
+        self.before: TrainConfig | None = None
         if saved.exists():
-            before = TrainConfig.from_json(json.loads(saved.read_text(encoding="utf-8")))
-            changed = config.differs_from(before)
+            self.before = TrainConfig.from_json(json.loads(saved.read_text(encoding="utf-8")))
+            changed = config.differs_from(self.before)
             if changed:
                 raise ValueError(f"{self.out} holds a run with other settings ({', '.join(changed)}); "
                                  "resume it with the same ones, or train into a new folder")
@@ -177,10 +186,37 @@ class Trainer:
         checkpoint = self.out / "checkpoint.npz"
         if checkpoint.exists():
             self._restore(checkpoint)
+            self.resize(games_key)
         elif config.stagger > 1:
-            self.games = jax.jit(staggered, static_argnums=(0, 3))(self.env, self.games,
-                                                                   jax.random.fold_in(games_key, 1), config.stagger)
+            self.games = self._staggered(self.games, jax.random.fold_in(games_key, 1))
         self._whole = self._kept()
+
+    def _staggered(self, games: Any, key: Any) -> Any:
+        if self.config.stagger <= 1:
+            return games
+        return jax.jit(staggered, static_argnums=(0, 3))(self.env, games, key, self.config.stagger)
+
+    def resize(self, games_key: Any) -> None:
+        """A resumed run given other self-play settings (:data:`SELF_PLAY`):
+        its games in progress cut to the new number, or joined by new ones,
+        started at staggered stages as a new run's are (their key is the
+        run's seed and the iteration, so the same commands train the same
+        network); the change is logged in ``metrics.jsonl``."""
+        config = self.config
+        playing = int(self.games.current_player.shape[0])
+        were_steps = self.before.steps if self.before is not None else config.steps
+        if playing == config.games and were_steps == config.steps:
+            return
+        if playing > config.games:
+            self.games = jax.tree.map(lambda a: a[:config.games], self.games)
+        elif playing < config.games:
+            key = jax.random.fold_in(games_key, 2 + self.iteration)
+            fresh = jax.jit(jax.vmap(self.env.init))(jax.random.split(key, config.games - playing))
+            fresh = self._staggered(fresh, jax.random.fold_in(key, 1))
+            self.games = jax.tree.map(lambda kept, new: jnp.concatenate([kept, new]), self.games, fresh)
+        if not any(row["iteration"] == self.iteration for row in read_sittings(self.out)):  # (a resize not yet saved)
+            self._log({"iteration": self.iteration, "settings": {name: getattr(config, name) for name in SELF_PLAY},
+                       "were": {"games": playing, "steps": were_steps}, "device": jax.devices()[0].device_kind})
 
     def _everything(self) -> dict[str, Any]:
         return {"params": self.params, "opt_state": self.opt_state, "games": self.games, "key": self.key}
@@ -229,6 +265,9 @@ class Trainer:
         }
         if self.board is not None:
             about["board"] = self.board
+        sittings = read_sittings(self.out)
+        if sittings:  # where the self-play settings changed, and on which device
+            about["sittings"] = sittings
         return Network({name: np.asarray(value) for name, value in jax.device_get(self.params).items()}, about)
 
     def export(self) -> Path:
