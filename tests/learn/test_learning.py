@@ -186,14 +186,20 @@ def test_three_seats_train_a_value_for_each_seat(tmp_path):
     seen from each decision's mover, and training fits its positions. (Not
     'beats random' here: over the first hundred-odd tiny iterations its score
     against two random seats swings between 0 and 0.6, docs/agents.md.)"""
-    config = TrainConfig("azul", {"players": 3}, checkpoint_every=20, eval_every=20,
-                         **{**TINY, "games": 32, "steps": 16, "simulations": 8, "considered": 8, "iterations": 20})
+    config = TrainConfig("azul", {"players": 3}, checkpoint_every=40, eval_every=40,
+                         **{**TINY, "games": 32, "steps": 16, "simulations": 8, "considered": 8, "iterations": 40})
     trainer = Trainer(config, tmp_path)
     untrained = trainer.params
-    trainer.run()
-    observation, legal, policy, target = (np.asarray(a) for a in trainer.last_positions)
+    # at least 20 iterations, then on to one whose positions include a finished game (3-player games
+    # last 60 to 150 decisions here, so an iteration of 16 holds a few finishes, but not always)
+    while True:
+        trainer.step()
+        observation, legal, policy, target = (np.asarray(a) for a in trainer.last_positions)
+        finished = np.isclose(np.abs(target), 1.0).all(axis=1)
+        if trainer.iteration >= 20 and finished.any() or trainer.iteration == config.iterations:
+            break
+    trainer.checkpoint()
     assert target.shape == (32 * 16, 3) and float(np.abs(target).max()) <= 1.0
-    finished = np.isclose(np.abs(target), 1.0).all(axis=1)
     assert finished.any()
     assert all(sorted(row.tolist()) == [-1.0, -1.0, 1.0] for row in target[finished])  # one winner
     assert loss_on(trainer.params, trainer.last_positions) < loss_on(untrained, trainer.last_positions)
