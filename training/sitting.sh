@@ -1,0 +1,58 @@
+#!/bin/bash
+# A training sitting on a machine with a GPU: resume runs side by side on its one GPU, each with
+# more games side by side than a CPU plays, each stopped by SIGTERM after LIMIT seconds (so it
+# checkpoints its last whole iteration), then pack the run folders into OUT as 15 MB parts.
+#
+#   LIMIT=450 OUT=/tmp/sitting training/sitting.sh azul-2p kiln-2p tuileries-2p tiles-2p
+#
+# Where the machine cannot install from an index, put the wheels (tileworks, pgx, mctx, svgwrite)
+# in .whl/ beside this repository's root: they are installed into /tmp/site first.
+set -u
+LIMIT=${LIMIT:-450}
+OUT=${OUT:-sitting}
+
+settings() {  # each run's own settings (as in its config.json), with the GPU's number of games
+  case $1 in
+    azul-2p) echo azul --games 2048 --steps 32 --simulations 16 --opponents random,greedy,mcts:easy ;;
+    kiln-2p) echo kiln --games 2048 --steps 32 --simulations 16 --opponents random,greedy,mcts:easy ;;
+    tuileries-2p) echo tuileries --games 2048 --steps 32 --simulations 16 --opponents random,greedy ;;
+    tiles-2p) echo tiles --games 1024 --steps 16 --simulations 8 --hidden 16 --opponents random,greedy ;;
+    *) echo "no settings for a run named $1 (runs: azul-2p kiln-2p tuileries-2p tiles-2p)" >&2; return 1 ;;
+  esac
+}
+[ $# -gt 0 ] || { echo "name the runs to resume, e.g. azul-2p tiles-2p" >&2; exit 2; }
+for name in "$@"; do settings "$name" >/dev/null || exit 2; done
+
+mkdir -p "$OUT"
+log=$OUT/sitting.log
+start=$(date +%s)
+if [ -d .whl ]; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
+  export PYTHONPATH=/tmp/site
+fi
+# several runs share the GPU: each takes memory as it needs it, not three quarters of it up front
+export XLA_PYTHON_CLIENT_PREALLOCATE=false PYTHONUNBUFFERED=1
+{ nvidia-smi -L; python3 -c "import jax; print(jax.__version__, jax.devices())"; } >>"$log" 2>&1
+
+train() {
+  local name=$1 arguments
+  arguments=$(settings "$name")
+  # shellcheck disable=SC2086  # the settings are words
+  timeout -s TERM -k 40 "$LIMIT" python3 -c "from tileworks.cli.main import main; main()" train $arguments \
+    --out "training/$name" --iterations 3000 --eval-games 0 --checkpoint-every 5 --quiet >"$OUT/$name.log" 2>&1
+  echo "$name exit $? after $(( $(date +%s) - start )) s" >>"$log"
+}
+
+runs=(); for name in "$@"; do train "$name" & runs+=($!); done
+# how busy the GPU is once the runs have compiled (they compile for a minute or two)
+(sleep 120; nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv >>"$log" 2>&1) &
+sampler=$!
+wait "${runs[@]}"
+kill "$sampler" 2>/dev/null
+for name in "$@"; do
+  echo "== $name: $(grep -c policy_loss "training/$name/metrics.jsonl") iterations" >>"$log"
+  tail -n 1 "training/$name/metrics.jsonl" >>"$log"
+done
+folders=(); for name in "$@"; do folders+=("training/$name"); done
+tar cf - "${folders[@]}" | split -b 15M -d - "$OUT/sitting.tar.part"
+echo "done after $(( $(date +%s) - start )) s; unpack with: cat $OUT/sitting.tar.part* | tar xf -" >>"$log"
