@@ -31,6 +31,11 @@ def test_games_lists_kiln_with_its_options():
         azul.split())
     tiles = output[output.index("\ntiles "):output.index("\ntuileries ")]
     assert "mcts:expert" in tiles and "alpha" not in tiles  # no network trained for Tiles yet
+    # a network trained with the defaults names no options (options held as lists, such as
+    # Tuileries' circles and KILN's heat tokens, are compared as the game's JSON gives them)
+    kiln, tuileries = output[output.index("\nkiln "):output.index("\ntiles ")], output[output.index("\ntuileries "):]
+    for listing in (kiln, tuileries):
+        assert "trained network for 2 players: alpha" in " ".join(listing.split())
 
 
 def test_two_random_seats_play_to_the_end_and_save_the_record(tmp_path):

@@ -99,8 +99,10 @@ def games() -> None:
         console.print(table)
         console.print("  " + _("computer players: random, greedy, mcts:beginner to mcts:expert"), highlight=False)
         for _path, about in networks_of(entry["name"]):
+            # the options the network was trained with that its player count's defaults do not have (as JSON)
+            defaults = tileworks.load_game(entry["name"], players=about["options"]["players"]).json_options()
             setup = ", ".join(f"{key}={value}" for key, value in about["options"].items() if key != "players" and
-                              value != game_info(entry["name"]).options.defaults().get(key))
+                              value != defaults.get(key))
             measured = standing(about)
             console.print("  " + _("trained network for {players} players{setup}: {standings}",
                                    players=about["options"]["players"], setup=f" ({setup})" if setup else "",
