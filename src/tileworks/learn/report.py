@@ -10,28 +10,23 @@ from pathlib import Path
 from typing import Any
 
 
+def _rows(out: Path) -> list[dict[str, Any]]:
+    """Every line of the run's ``metrics.jsonl``: iterations, evaluations, changes of settings."""
+    path = Path(out) / "metrics.jsonl"
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
 def read_metrics(out: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The run's iterations and its evaluations, from ``metrics.jsonl``."""
-    iterations, evaluations = [], []
-    path = Path(out) / "metrics.jsonl"
-    if path.exists():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line:
-                row = json.loads(line)
-                if "opponent" in row:
-                    evaluations.append(row)
-                elif "policy_loss" in row:
-                    iterations.append(row)
-    return iterations, evaluations
+    rows = _rows(out)
+    return [row for row in rows if "policy_loss" in row], [row for row in rows if "opponent" in row]
 
 
 def read_sittings(out: Path) -> list[dict[str, Any]]:
     """The changes of self-play settings between sittings, from ``metrics.jsonl``."""
-    path = Path(out) / "metrics.jsonl"
-    if not path.exists():
-        return []
-    rows = (json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line)
-    return [row for row in rows if "settings" in row]
+    return [row for row in _rows(out) if "settings" in row]
 
 
 def write_report(out: str | Path) -> Path:
