@@ -175,9 +175,28 @@ def test_azul_plays_in_the_terminal_and_its_record_replays(tmp_path):
 
 
 def test_a_human_azul_move_is_explained_when_rejected():
-    result = runner.invoke(app, ["play", "azul", "--seed", "4"], input="1k9\n?\nquit\n")
+    # factory 1 holds bbbr
+    result = runner.invoke(app, ["play", "azul", "--seed", "4"], input="1k9\n?\n1k1\nquit\n")
     assert "cannot read '1k9' as a move of Azul" in result.output
     assert "Legal moves: 1b1" in result.output
+    assert "'1k1' is not legal: factory 1 has no black" in result.output
+
+
+def test_the_terminal_tells_each_move_in_words_and_announces_the_scoring():
+    result = runner.invoke(app, ["play", "azul", "--players", "random,random", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "Seats: P1 computer (random moves), P2 computer (random moves)"
+    assert any(line.startswith("P1 takes ") and " from factory " in line for line in lines)
+    heading = lines.index("Wall-tiling of round 1")
+    assert all(line.startswith("  P") and " scores " in line for line in lines[heading + 1:heading + 3])
+
+
+def test_play_takes_the_language_and_lists_it_in_its_help():
+    assert "--lang" in runner.invoke(app, ["play", "--help"]).output
+    result = runner.invoke(app, ["play", "azul", "--players", "random,random", "--seed", "3", "--lang", "ja"])
+    assert "ラウンド 1 の壁貼り" in result.output and "Wall-tiling" not in result.output
+    assert "unknown language 'xx'" in runner.invoke(app, ["play", "azul", "--lang", "xx"]).output
 
 
 def test_tiles_in_the_terminal_shows_only_the_humans_hand(tmp_path):

@@ -74,3 +74,17 @@ def test_an_azul_score_is_broken_down_into_wall_bonuses_and_floor():
         colours = sum(1 for mask in walls if mask.bit_count() == 5)
         assert parts.get("colours", 0) == 10 * colours  # +10 for each colour with all five tiles
         assert parts.get("floor", 0) <= 0 < parts["wall"]
+
+
+def test_each_move_is_logged_in_words_in_every_language_with_its_scoring_announced():
+    final = played("azul", {}, 3)
+    log = replay_log(tileworks.load_game("azul").new_initial_state(), final.history())
+    assert log[0]["words"]["en"].startswith("P1 takes ") or log[0]["words"]["en"].startswith("P2 takes ")
+    assert " が" in log[0]["words"]["ja"] and "枚取り" in log[0]["words"]["ja"]
+    # the first round ends on a draft: its wall-tiling is announced on that move, seat by seat
+    ending = next(entry for entry in log if entry["points"])
+    assert ending["scoring"]["en"][0] == "Wall-tiling of round 1"
+    assert [line.split(" scores ")[0] for line in ending["scoring"]["en"][1:]] == \
+        [f"P{p['seat'] + 1}" for p in ending["points"]]
+    assert ending["scoring"]["ja"][0] == "ラウンド 1 の壁貼り"
+    assert all("scoring" not in entry for entry in log if not entry["points"])

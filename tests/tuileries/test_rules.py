@@ -248,9 +248,9 @@ def test_notation_and_rejected_moves():
     assert state.string_to_action(" RND @ D4 ") == state.string_to_action("rnd@d4")
     with pytest.raises(IllegalActionError, match="cannot read"):
         state.string_to_action("red knight")
-    with pytest.raises(IllegalActionError, match="P1 places a tile"):
+    with pytest.raises(IllegalActionError, match="P1 holds no blue king of diamonds"):
         state.string_to_action("bkd@d4")  # P2's tile
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(IllegalActionError, match="c3 already holds a tile"):
         state.string_to_action("rnd@c3")  # taken
 
 

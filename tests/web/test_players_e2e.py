@@ -161,7 +161,9 @@ def test_a_chosen_piece_can_be_changed_before_the_last_click(server, browser):
     page.locator("#board svg .target[data-source='2']").first.click()
     page.locator("#board svg .target[data-line]").first.click()
     page.wait_for_function("document.querySelectorAll('#moves li').length === 1")
-    assert page.inner_text("#moves li").split()[1].startswith("2")  # the move took from factory 2
+    logged = page.inner_text("#moves li")
+    assert logged.startswith("P1 takes ") and " from factory 2 to line " in logged  # the log says it in words
+    assert page.inner_text("#moves li .notation").startswith("2")  # with its notation
     page.close()
 
 

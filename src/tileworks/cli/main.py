@@ -39,11 +39,19 @@ app.command("train", help=escape(_("Train a network for a game by self-play on i
                                    "resumable, with a report. Needs tileworks[jax].")))(train_command)
 
 
+LANG_HELP = _("language: en or ja (default: from TILEWORKS_LANG or LANG)")
+
+
 @app.callback()
 def choose_language(
     ctx: typer.Context,
-    lang: Annotated[Optional[str], typer.Option("--lang", help=_("language: en or ja (default: from TILEWORKS_LANG or LANG)"))] = None,
+    lang: Annotated[Optional[str], typer.Option("--lang", help=LANG_HELP)] = None,
 ) -> None:
+    speak(ctx, lang)
+
+
+def speak(ctx: typer.Context, lang: str | None) -> None:
+    """Speak ``lang`` for the rest of this command (None: as chosen before)."""
     if lang is not None:
         if lang not in LANGUAGES:
             _fail(_("unknown language {lang}; languages: {languages}", lang=repr(lang), languages=", ".join(LANGUAGES)))
@@ -124,6 +132,7 @@ def _describe_standing(spec: str, measured: bool, beaten: str | None) -> str:
 
 @app.command(help=_("Play a game in the terminal."))
 def play(
+    ctx: typer.Context,
     game: Annotated[str, typer.Argument(help=_("game name (see `tileworks games`)"))],
     players: Annotated[str, typer.Option("--players", "-p", help=_("comma-separated seats: human, or a computer player: random, greedy, mcts:beginner to "
                                                                              "mcts:expert, or alpha and net where the game ships a trained network "
@@ -131,7 +140,9 @@ def play(
     option: Annotated[list[str], typer.Option("--option", "-o", help=_("game option KEY=VALUE (repeatable)"))] = [],  # noqa: B006
     seed: Annotated[Optional[int], typer.Option(help=_("seed for chance and agents"))] = None,
     record: Annotated[Optional[Path], typer.Option(help=_("save the game record to this file"))] = None,
+    lang: Annotated[Optional[str], typer.Option("--lang", help=LANG_HELP)] = None,
 ) -> None:
+    speak(ctx, lang)
     try:
         seats = parse_seats(players)
         values = parse_options(game, option)

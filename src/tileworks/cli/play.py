@@ -12,11 +12,13 @@ from pathlib import Path
 from typing import Callable
 
 from rich.console import Console
+from rich.markup import escape
 
 from tileworks.agents import Agent, make, split_specs
 from tileworks.core import SPECTATOR, Game, IllegalActionError, State, sample_chance
 from tileworks.core.i18n import N_, _
 from tileworks.core.records import save_record
+from tileworks.core.scoring import announce, recording
 from tileworks.core.text import seat_name
 
 HUMAN = "human"
@@ -27,6 +29,23 @@ HELP = N_(
     "  help   this help\n"
     "  quit   stop the game (the record is still saved with --record)"
 )
+
+
+LEVELS = {"beginner": N_("beginner"), "easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard"), "expert": N_("expert")}
+
+
+def agent_name(spec: str) -> str:
+    """A computer seat as players know it, as the web pages name it.
+
+    >>> agent_name("mcts:hard"), agent_name("alpha"), agent_name("mcts:iterations=50")
+    ('computer (hard)', 'computer (trained network and search)', 'computer (mcts:iterations=50)')
+    """
+    name, _colon, params = spec.partition(":")
+    if name == "mcts" and params in LEVELS:
+        return _("computer ({level})", level=_(LEVELS[params]))
+    named = {"greedy": N_("computer (greedy)"), "net": N_("computer (trained network)"),
+             "alpha": N_("computer (trained network and search)"), "random": N_("computer (random moves)")}
+    return _(named[spec]) if spec in named else _("computer ({spec})", spec=spec)
 
 
 def parse_seats(spec: str) -> list[str]:
@@ -69,21 +88,17 @@ class TerminalGame:
     def play(self) -> State:
         state = self.game.new_initial_state()
         shown_for = None
+        you = _("you")
+        seats = ", ".join(f"{seat_name(i)} {you if s == HUMAN else agent_name(s)}" for i, s in enumerate(self.seats))
+        self.console.print(_("Seats: {seats}", seats=seats), highlight=False)
         try:
             while not state.is_terminal():
                 player = state.current_player()
                 if state.is_chance_node():
-                    outcome = sample_chance(state, self.rng)
-                    state.apply_action(outcome)
+                    self._make(state, sample_chance(state, self.rng), said=False)
                     continue
                 if player in self.agents:
-                    action = self.agents[player].step(state)
-                    text = state.action_to_string(action)
-                    self.console.print(
-                        _("{who} ({agent}) plays {move}", who=seat_name(player), agent=self.seats[player],
-                          move=f"[bold]{text}[/bold]"), highlight=False
-                    )
-                    state.apply_action(action)
+                    self._make(state, self.agents[player].step(state))
                     continue
                 if shown_for != len(state.history()):
                     self.console.print(state.rich_text(self.viewer(state)))
@@ -120,9 +135,23 @@ class TerminalGame:
             self.console.print(state.rich_text(self.viewer(state)))
             return True
         try:
-            action = state.string_to_action(line)
-            state.apply_action(action)
+            self._make(state, state.string_to_action(line))
         except IllegalActionError as exc:
             refused = _("Not a legal move:")
             self.console.print(f"[red]{refused}[/red] {exc}", highlight=False, soft_wrap=True)
         return True
+
+    def _make(self, state: State, action: int, said: bool = True) -> None:
+        """Apply a legal ``action``; say it in words (a player's move), with
+        its notation, and announce what it scored."""
+        if said:
+            self.console.print(f"{escape(state.describe(action))} [dim]· {escape(state.action_to_string(action))}[/dim]",
+                               highlight=False)
+        before = state.clone()
+        with recording() as parts:
+            state.apply_action(action)
+        heading, lines = announce(before, state, parts)
+        if heading and lines:
+            self.console.print(f"[bold]{escape(heading)}[/bold]", highlight=False)
+        for line in lines:
+            self.console.print(f"  {escape(line)}", highlight=False)

@@ -19,7 +19,7 @@ from tileworks.core import jsontext
 from tileworks.core.i18n import _
 from tileworks.core.constants import CHANCE, SPECTATOR, TERMINAL
 from tileworks.core.errors import IllegalActionError, RecordError
-from tileworks.core.text import check_viewer
+from tileworks.core.text import check_viewer, seat_name
 
 
 class Game(ABC):
@@ -359,11 +359,43 @@ class State(ABC):
             "history": list(self._history),
         }
 
+    def describe(self, action: int) -> str:
+        """What the legal ``action`` does here, as a sentence of a game log in
+        the current language: who moves and what, in a player's words.
+        Games say it their way (``P1 takes 3 red from factory 2 to line 4
+        (1 to the floor)``); by default it is the mover and the notation. It
+        tells only what everyone sees the move do.
+
+        >>> import tileworks
+        >>> state = tileworks.load_game("azul").new_initial_state()
+        >>> state.describe(0)
+        'chance picks P1 to start'
+        """
+        move = self.action_to_string(action)
+        if self.is_chance_node():
+            return _("chance: {outcome}", outcome=move)
+        return _("{who} plays {move}", who=seat_name(self.current_player()), move=move)
+
+    def _reason_illegal(self, action: int) -> str | None:
+        """Why a player's action id, not legal now, is refused, in the
+        game's terms (``factory 1 has no blue``); None where the game says
+        no more than that it is not one of the legal moves."""
+        return None
+
     # -- helpers --------------------------------------------------------------
-    def why_illegal(self, action: Any) -> str:
-        """The message an illegal ``action`` gets: the decision and the legal moves."""
+    def why_illegal(self, action: Any, typed: str | None = None) -> str:
+        """The message an illegal ``action`` gets: the game's reason where it
+        gives one, else the decision and the legal moves. ``typed``: the
+        notation a player typed for it."""
         if self.is_terminal():
             return _("action {action} is not legal: the game is over", action=repr(action))
+        if type(action) is int and not self.is_chance_node():
+            reason = self._reason_illegal(action)
+            if reason:
+                shown = repr(typed) if typed is not None else f"{action} ({self.action_to_string(action)})"
+                return _("{move} is not legal: {reason}", move=shown, reason=reason)
+        if typed is not None:
+            action = typed
         legal = self.legal_actions()
         shown = ", ".join(self.action_to_string(a) for a in legal[:12])
         if len(legal) > 12:
@@ -433,7 +465,9 @@ class DelegatingState(State):
 
     - ``notation`` (required): ``describe_decision``, ``action_to_string``,
       ``string_to_action``, ``state_fields``, ``state_from_fields``,
-      ``view``; optionally ``clicks`` and ``describe_move`` for the browser;
+      ``view``; optionally ``clicks`` and ``describe_move`` for the browser,
+      ``describe_action`` (a move in words, for the game log) and
+      ``reason_illegal`` (why a move is refused, in the game's terms);
     - ``render`` (required): ``render_text``; optionally ``render_rich``
       (else plain text), ``render_svg`` (else the text drawn as SVG) and
       ``render_svg_narrow`` (a phone's layout; else ``render_svg``);
@@ -463,6 +497,14 @@ class DelegatingState(State):
 
     def action_to_string(self, action: int, player: int | None = None) -> str:
         return self.notation.action_to_string(self, action)
+
+    def describe(self, action: int) -> str:
+        describe = getattr(self.notation, "describe_action", None)
+        return describe(self, action) if describe else super().describe(action)
+
+    def _reason_illegal(self, action: int) -> str | None:
+        reason = getattr(self.notation, "reason_illegal", None)
+        return reason(self, action) if reason else None
 
     def string_to_action(self, text: str, player: int | None = None) -> int:
         return self.notation.string_to_action(self, text)

@@ -84,3 +84,42 @@ def totals_by_kind(log: list[dict[str, Any]], players: int) -> list[dict[str, in
             for kind, points in scored["kinds"].items():
                 mine[kind] = mine.get(kind, 0) + points
     return totals
+
+
+def announce(before: Any, after: Any, parts: list[tuple[int, int, str]]) -> tuple[str | None, list[str]]:
+    """The points one move made, in words for a game log or a terminal, in
+    the current language: a heading where the game names the occasion (its
+    notation module's ``scoring_heading(before, after)``: "Wall-tiling of
+    round 3"; else None), and one line per seat that scored, its parts named
+    by the game's ``score_kinds``. No lines when the move scored nothing.
+
+    >>> import tileworks
+    >>> state = tileworks.load_game("kiln").new_initial_state()
+    >>> announce(state, state, [(0, 3, "sales"), (1, 0, "sales")])
+    (None, ['P1 scores 3 (sales 3)'])
+    """
+    from tileworks.core.i18n import _, gettext
+    from tileworks.core.registry import game_info
+    from tileworks.core.text import seat_name
+
+    scored = breakdown(parts, before.game().num_players())
+    if not scored:
+        return None, []
+    labels = dict(game_info(before.game().name).score_kinds)
+    heading = getattr(getattr(before, "notation", None), "scoring_heading", None)
+    lines = []
+    for entry in scored:
+        named = ", ".join(f"{gettext(labels[kind]) if kind in labels else kind} {signed(points)}"
+                          for kind, points in entry["kinds"].items())
+        lines.append(_("{who} scores {points} ({parts})", who=seat_name(entry["seat"]), points=signed(entry["total"]),
+                       parts=named))
+    return (heading(before, after) if heading else None), lines
+
+
+def signed(points: int) -> str:
+    """Points as a results line shows them: a true minus sign for a loss.
+
+    >>> signed(3), signed(-2)
+    ('3', '−2')
+    """
+    return f"−{-points}" if points < 0 else str(points)

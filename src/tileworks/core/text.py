@@ -17,7 +17,7 @@ class Deciding(Protocol):
 
     def legal_actions(self) -> list[int]: ...
 
-    def why_illegal(self, action: Any) -> str: ...
+    def why_illegal(self, action: Any, typed: str | None = None) -> str: ...
 
 
 S = TypeVar("S", bound=Deciding)
@@ -43,7 +43,7 @@ def read_move(state: S, text: Any, parse: Callable[[S, str], "int | None"], game
               text=repr(text), game=game, decision=state.decision(), examples=_(examples))
         )
     if action not in state.legal_actions():
-        raise IllegalActionError(state.why_illegal(text))
+        raise IllegalActionError(state.why_illegal(action, text))
     return action
 
 
@@ -107,6 +107,17 @@ def check_viewer(viewer: Any, players: int) -> None:
 def seat_name(seat: int) -> str:
     """How every game names a seat to players: ``P1`` for seat 0."""
     return f"P{seat + 1}"
+
+
+def points_of(who: str, points: int) -> str:
+    """A seat's score as a heading shows it, in the current language.
+
+    >>> points_of("P1", 1), points_of("P2", 8)
+    ('P1: 1 point', 'P2: 8 points')
+    """
+    if points == 1:
+        return _("{who}: 1 point", who=who)
+    return _("{who}: {points} points", who=who, points=points)
 
 
 def closing_line(view: dict[str, Any]) -> list[Segment]:

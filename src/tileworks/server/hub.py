@@ -31,8 +31,8 @@ from typing import Any, Protocol
 from anyio import to_thread
 
 import tileworks
-from tileworks.core.scoring import breakdown, recording, totals_by_kind
-from tileworks.core.i18n import _, current_language, gettext, language
+from tileworks.core.scoring import announce, breakdown, recording, totals_by_kind
+from tileworks.core.i18n import LANGUAGES, _, current_language, gettext, language
 from tileworks.core.registry import registered_games
 from tileworks.agents import SERVED_LIMITS, Agent, check_plays, make, over_limit, parse_spec
 from tileworks.core import SPECTATOR, IllegalActionError, State, sample_chance
@@ -489,7 +489,7 @@ class Hub:
         with recording() as parts:
             state.apply_action(action)
             settle(state, row.seed)
-        entry["points"] = breakdown(parts, state.game().num_players())
+        score_entry(entry, room.state, state, parts)
         new_actions = state.history()[version:]
         out = room.out_of_time() | ({mover} if timed_out else set())
         status, result = _status(row, state), _result(state, room.log + [entry], out)
@@ -768,7 +768,25 @@ def log_entry(state: State, action: int) -> dict[str, Any]:
     once it is made)."""
     clicks = getattr(getattr(state, "notation", None), "clicks", None)
     made = [c for c in clicks(state, action) if "button" not in c] if clicks else []
-    return {"seat": state.current_player(), "move": state.action_to_string(action), "clicks": made}
+    words = {}
+    for code in LANGUAGES:
+        with language(code):
+            words[code] = state.describe(action)
+    return {"seat": state.current_player(), "move": state.action_to_string(action), "clicks": made, "words": words}
+
+
+def score_entry(entry: dict[str, Any], before: State, after: State, parts: list[tuple[int, int, str]]) -> None:
+    """Put what a move scored on its log entry: the points part by part, and
+    the announcement in words in each language (a heading, if any, then a
+    line per seat)."""
+    entry["points"] = breakdown(parts, before.game().num_players())
+    if entry["points"]:
+        said = {}
+        for code in LANGUAGES:
+            with language(code):
+                heading, lines = announce(before, after, parts)
+                said[code] = ([heading] if heading else []) + lines
+        entry["scoring"] = said
 
 
 def replay_log(state: State, history: list[int], timed_out: set[int] = frozenset()) -> list[dict[str, Any]]:  # type: ignore[assignment]
@@ -777,19 +795,20 @@ def replay_log(state: State, history: list[int], timed_out: set[int] = frozenset
     included). ``timed_out``: plies the server played for a seat whose
     clock ran out."""
     log: list[dict[str, Any]] = []
-    players = state.game().num_players()
+    before = state
     with recording() as parts:
         for ply, action in enumerate(history):
             if not state.is_chance_node():
                 if log:
-                    log[-1]["points"] = breakdown(parts, players)
+                    score_entry(log[-1], before, state, parts)
                 parts.clear()
                 log.append(log_entry(state, action))
+                before = state.clone()
                 if ply in timed_out:
                     log[-1]["timed_out"] = True
             state.apply_action(action)
         if log:
-            log[-1]["points"] = breakdown(parts, players)
+            score_entry(log[-1], before, state, parts)
     return log
 
 

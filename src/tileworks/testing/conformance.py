@@ -7,7 +7,9 @@ at every state (in the spirit of OpenSpiel's random-simulation tests):
 legal actions and chance outcomes, illegal actions refused without a trace,
 JSON round trips and history replays, notation that reads back, observation
 tensors and masks, pictures and views that hide what they must, resampled
-hidden hands that agree with their history, and a game that plays within a
+hidden hands that agree with their history, moves told in words that tell
+no seat what is hidden from it, refusals that name the move and give the
+game's reason, and a game that plays within a
 fixed stack.
 
 Use it from a game's own tests with one line (pytest finds the tests)::
@@ -176,6 +178,45 @@ def check_views_hide_what_they_must(state, rng):
             assert other.legal_actions() == state.legal_actions()
 
 
+def check_moves_are_told_in_words(state, rng):
+    """Every legal move has a sentence for the game log, which changes
+    nothing and tells only what every other seat may know: a seat that
+    cannot tell two states apart reads the same sentence for a move legal
+    in both (a draw never names the tile drawn)."""
+    before = snapshot(state)
+    legal = state.legal_actions()
+    legal = legal[:: max(1, len(legal) // 50)]  # (up to 50 of them: a Tiles turn may have hundreds)
+    words = {action: state.describe(action) for action in legal}
+    assert all(isinstance(text, str) and text.strip() for text in words.values())
+    assert snapshot(state) == before
+    mover = state.current_player()
+    for seat in range(state.game().num_players()):
+        if seat == mover:
+            continue
+        other = state.resample_hidden(seat, rng)
+        if other == state:
+            continue
+        for action in other.legal_actions():
+            if action in words:
+                assert other.describe(action) == words[action], f"the words for {action} tell {seat} what is hidden"
+
+
+def check_refusals_give_reasons(state, game):
+    """Each refused player action's message names the move; the game's own
+    reason, where it gives one, is a sentence, and the state is unchanged."""
+    if state.is_chance_node() or state.is_terminal():
+        return
+    before = snapshot(state)
+    legal = set(state.legal_actions())
+    for action in range(0, game.num_distinct_actions(), max(1, game.num_distinct_actions() // 97)):
+        if action in legal:
+            continue
+        reason = state._reason_illegal(action)
+        assert reason is None or (isinstance(reason, str) and reason.strip())
+        assert str(action) in state.why_illegal(action)
+    assert snapshot(state) == before
+
+
 def check_resampling_agrees_with_history(state, game, rng):
     """A resampled state's history replays, move by move legally, to exactly
     that state: the deal never contradicts what play revealed (a forced
@@ -245,6 +286,8 @@ def check_state(state, game, shadow, rng):
         check_pictures_hide_what_they_must(state, rng)
         if not state.is_chance_node() and not state.is_terminal():
             check_every_choice_can_be_clicked(state)
+        check_moves_are_told_in_words(state, rng)
+        check_refusals_give_reasons(state, game)
     check_views_hide_what_they_must(state, rng)
     if len(state.history()) % 3 == 0:
         check_resampling_agrees_with_history(state, game, rng)

@@ -46,6 +46,8 @@ def _words() -> dict[str, str]:
         "Choose players and options": _("Choose players and options"),
         "Language": _("Language"),
         "Move": _("Move"),
+        "Sound on my turn": _("Sound on my turn"),
+        "Notify me on my turn": _("Notify me on my turn"),
         "Moves": _("Moves"),
         "Options": _("Options"),
         "Play": _("Play"),
@@ -85,6 +87,7 @@ def _words() -> dict[str, str]:
         "password_hint": _("At least 10 characters; several unrelated words make a strong one."),
         "rated_hint": _("Rated games are between people with accounts: the other seats stay open for other accounts."),
         "reconnecting": _("Lost the connection to the server: reconnecting…"),
+        "replay_keys": _("Keys: ← and → step back and forward, Home goes to the start, End to the last move."),
     }.items()}
 
 
@@ -168,6 +171,8 @@ def game_body() -> str:
     <div id="buttons"></div>
     <form id="type-form"><label>{w["Move"]} <input id="typed" autocomplete="off" translate="no"></label> <span id="hint"></span></form>
     <p id="message" role="alert"></p>
+    <p id="signals"><label><input type="checkbox" id="sound"> {w["Sound on my turn"]}</label>
+      <label><input type="checkbox" id="notify"> {w["Notify me on my turn"]}</label></p>
     <section id="results" hidden aria-labelledby="results-title"><h2 id="results-title">{w["Results"]}</h2>
       <p id="winner"></p><div id="summary"></div>
       <p><button id="rematch" type="button" hidden>{w["Rematch"]}</button> <a id="replay" hidden>{w["Replay this game"]}</a>
@@ -177,6 +182,13 @@ def game_body() -> str:
   </div>
 </div>
 """
+
+
+def _keys(text: str) -> str:
+    """The keys a sentence names, marked as keys (names no language translates)."""
+    for key in ("←", "→", "Home", "End"):
+        text = text.replace(key, f'<kbd translate="no">{key}</kbd>')
+    return text
 
 
 def replay_body() -> str:
@@ -190,6 +202,7 @@ def replay_body() -> str:
     <p><button id="back" type="button" aria-label="{w["previous move"]}">&larr;</button>
        <input id="slider" type="range" min="0" max="0" value="0" aria-label="{w["move"]}">
        <button id="forward" type="button" aria-label="{w["next move"]}">&rarr;</button></p>
+    <p id="keys"><small>{_keys(w["replay_keys"])}</small></p>
     <h2>{w["Moves"]}</h2>
     <ol id="moves" translate="no"></ol>
   </div>

@@ -40,7 +40,8 @@ GAME_INFO = GameInfo(
     options=OPTIONS,
     factory=AzulGame,
     summary=N_("draft tiles from factories into pattern lines and tile your wall"),
-    score_kinds=(("wall", N_("tiles placed")), ("rows", N_("complete rows")), ("columns", N_("complete columns")), ("colours", N_("complete colours")), ("floor", N_("floor"))),
+    score_kinds=(("wall", N_("wall tiles")), ("rows", N_("row bonuses")), ("columns", N_("column bonuses")),
+                 ("colours", N_("colour bonuses")), ("floor", N_("floor penalties"))),
     click_words=(("source", N_("factory")), ("colour", N_("colour")), ("seat", N_("seat")), ("line", N_("line")), ("row", N_("row")), ("column", N_("column"))),
     test_configs=(
         {},

@@ -66,6 +66,97 @@ def action_to_string(state: "AzulState", action: int) -> str:
     return draft_to_string(game, action)
 
 
+def describe_action(state: "AzulState", action: int) -> str:
+    """A move in words, for the game log: what is taken from where, and where it goes.
+
+    >>> import tileworks
+    >>> from tileworks.games.azul import position
+    >>> state = position(tileworks.load_game("azul"), factories=["rrrb", "yykk", "", "", ""], lines=[["", "", "", "r", ""], [""] * 5])
+    >>> describe_action(state, state.string_to_action("1r3"))
+    'P1 takes 3 red from factory 1 to line 3'
+    >>> describe_action(state, state.string_to_action("1r2"))
+    'P1 takes 3 red from factory 1 to line 2 (1 to the floor)'
+    >>> describe_action(state, state.string_to_action("2kf"))
+    'P1 takes 2 black from factory 2 to the floor'
+    """
+    if state.player == CHANCE:
+        if state.phase == k.FILL:
+            return _("chance draws a {colour} tile for factory {factory}", colour=gettext(k.COLOUR_NAMES[action]),
+                     factory=(state.fill_slot >> 2) + 1)
+        return _("chance picks {who} to start", who=seat_name(action))
+    game, seat = state._game, state.player
+    if action >= game.place_base:
+        line = state.place_line
+        return _("{who} places the {colour} tile of line {line} in column {column}", who=seat_name(seat),
+                 colour=gettext(k.COLOUR_NAMES[state.line_colour[5 * seat + line]]), line=line + 1,
+                 column=action - game.place_base + 1)
+    source, colour, dest = game.decode[action]
+    colour_name = gettext(k.COLOUR_NAMES[colour])
+    if source == game.centre:
+        count = state.centre[colour]
+        where = _("the centre (with the first-player marker)") if state.marker_in_centre else _("the centre")
+    else:
+        count = state.factory[5 * source + colour]
+        where = _("factory {number}", number=source + 1)
+    if dest == k.FLOOR:
+        to = _("the floor")
+    else:
+        room = dest + 1 - state.line_count[5 * seat + dest]
+        to = _("line {line}", line=dest + 1)
+        if count > room:
+            to = _("line {line} ({over} to the floor)", line=dest + 1, over=count - room)
+    return _("{who} takes {count} {colour} from {source} to {destination}", who=seat_name(seat), count=count,
+             colour=colour_name, source=where, destination=to)
+
+
+def reason_illegal(state: "AzulState", action: int) -> str | None:
+    """Why a draft or a grey-wall placement is refused, in a player's terms.
+
+    >>> import tileworks
+    >>> from tileworks.games.azul import position
+    >>> state = position(tileworks.load_game("azul"), factories=["rrrb", "yykk", "", "", ""], lines=[["", "b", "", "", ""], [""] * 5])
+    >>> reason_illegal(state, (0 * 5 + 1) * 6 + 0)  # factory 1, yellow, line 1
+    'factory 1 has no yellow'
+    >>> reason_illegal(state, (0 * 5 + 2) * 6 + 1)  # factory 1, red, line 2
+    'line 2 already holds blue'
+    """
+    game, seat = state._game, state.player
+    if state.phase == k.PLACE and action >= game.place_base:
+        line, column = state.place_line, action - game.place_base
+        if column >= 5:
+            return None
+        if state.wall_all[seat] >> (5 * line + column) & 1:
+            return _("row {row}, column {column} of the wall is already tiled", row=line + 1, column=column + 1)
+        colour = state.line_colour[5 * seat + line]
+        return _("column {column} of the wall already holds {colour}", column=column + 1,
+                 colour=gettext(k.COLOUR_NAMES[colour]))
+    if state.phase != k.DRAFT or not 0 <= action < game.place_base:
+        return None
+    source, colour, dest = game.decode[action]
+    colour_name = gettext(k.COLOUR_NAMES[colour])
+    if source == game.centre and not state.centre[colour]:
+        return _("the centre has no {colour}", colour=colour_name)
+    if source != game.centre and not state.factory[5 * source + colour]:
+        return _("factory {number} has no {colour}", number=source + 1, colour=colour_name)
+    if dest == k.FLOOR:
+        return None
+    i = 5 * seat + dest
+    held = state.line_colour[i]
+    if state.line_count[i] == dest + 1:
+        return _("line {line} is full", line=dest + 1)
+    if state.line_count[i] and held != colour:
+        return _("line {line} already holds {colour}", line=dest + 1, colour=gettext(k.COLOUR_NAMES[held]))
+    return _("row {row} of {who}'s wall already has {colour}", row=dest + 1, who=seat_name(seat), colour=colour_name)
+
+
+def scoring_heading(before: "AzulState", after: "AzulState") -> str | None:
+    """What a move's scoring is called: the wall-tiling of a round, and the
+    bonuses when the game ends with it."""
+    if after.phase == k.OVER:
+        return _("Wall-tiling of round {round}, and the bonuses of the game's end", round=before.round)
+    return _("Wall-tiling of round {round}", round=before.round)
+
+
 def clicks(state: "AzulState", action: int) -> list[dict[str, str]]:
     """The clicks on the SVG picture that make a player action: the tiles
     (source and colour) then the pattern line or floor of the mover's board;

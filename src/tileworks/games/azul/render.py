@@ -11,14 +11,14 @@
 AZUL  round 1  bag 79  lid 0
 factories  1:bbyr  2:kkww  3:-  4:yrrw  5:bykw
 centre     rr +marker
-P1  4 points  (starts this round)
+P1: 4 points  (starts this round)
   1         . | B y r k w
   2       Y Y | w b y r k
   3     . . . | k w b y r
   4   . . . . | r k w b y
   5 . . . . . | y r k w b
   floor: -
-P2  0 points
+P2: 0 points
   1         . | b y r k w
   2       . . | w b y r k
   3     . . . | k w b y r
@@ -33,7 +33,7 @@ from __future__ import annotations
 from typing import Any
 
 from tileworks.core.i18n import _
-from tileworks.core.text import Segment, closing_line, plain, rich
+from tileworks.core.text import Segment, closing_line, plain, points_of, rich
 from tileworks.games.azul.constants import COLOUR_LETTERS, FLOOR_PENALTY, wall_colour
 
 STYLES = {"b": "bold blue", "y": "bold yellow", "r": "bold red", "k": "bold white on grey23", "w": "bold black on white"}
@@ -45,7 +45,7 @@ def _tiles(text: str) -> list[Segment]:
 
 def _seat_lines(view: dict[str, Any], seat: dict[str, Any]) -> list[list[Segment]]:
     grey = view["variant"] == "grey"
-    title = _("{seat}  {points} points", seat=seat["name"], points=seat["points"])
+    title = points_of(seat["name"], seat["points"])
     if seat["starter"] and view["phase"] != "over":
         title += "  " + _("(starts this round)")
     lines: list[list[Segment]] = [[(title, "bold")]]
@@ -178,7 +178,7 @@ def _svg_board(svg: Any, view: dict[str, Any], seat_index: int, bx: float, by: f
     svg.open_group(data_seat=str(seat_index))
     svg.rect(bx, by, width, height, rx=8, fill="#faf6ee", stroke="#d08a2a" if mover else "#b9a27a",
              stroke_width=3 if mover else 1)
-    label = _("{seat}  {points} points", seat=seat["name"], points=seat["points"])
+    label = points_of(seat["name"], seat["points"])
     if seat.get("starter"):
         label += "  " + _("(starts)")
     svg.text(bx + 8, by + 16, label, size=12, anchor="start", font_weight="bold" if mover else None)

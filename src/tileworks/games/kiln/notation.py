@@ -146,6 +146,93 @@ def describe_move(state: "KilnState", action: int) -> str:
     return player_action_to_string(action)
 
 
+def describe_action(state: "KilnState", action: int) -> str:
+    """A move in words, for the game log.
+
+    >>> import tileworks
+    >>> from tileworks.games.kiln import position
+    >>> state = position(tileworks.load_game("kiln"), kiln=["RBGYRB", "GYRBGY"] * 3)
+    >>> describe_action(state, state.string_to_action("c8"))
+    'P1 (red) pushes the outer tile in at c8'
+    """
+    phase = state.phase
+    if state.player == CHANCE:
+        if phase == k.FILL:
+            filled = sum(m.bit_count() for m in state.masks)
+            return _("chance puts a {colour} tile on {cell} of the kiln", colour=gettext(k.COLOUR_NAMES[action]),
+                     cell=KILN_CELL_NAMES[filled])
+        if phase == k.BLACK_TILE:
+            return _("chance puts the black tile on border cell {cell}", cell=BORDER_NAMES[action])
+        return _("chance picks {who} to start", who=seat_name(action))
+    who = seat_label(state._game, state.player)
+    colour = gettext(k.COLOUR_NAMES[state.mover_colour()])
+    if k.PUSH <= action < k.GROUP:
+        return _("{who} pushes the outer tile in at {cell}", who=who, cell=BORDER_NAMES[action])
+    if k.GROUP <= action < k.PLACE:
+        return _("{who} copies the largest {colour} group at {cell}", who=who, colour=colour,
+                 cell=KILN_CELL_NAMES[action - k.GROUP])
+    if k.PLACE <= action < k.ERASE:
+        row, column = divmod(action - k.PLACE, 5)
+        return _("{who} paints the shape in the {colour} warehouse from row {row}, column {column}",
+                 who=who, colour=colour, row=row + 1, column=column + 1)
+    if k.ERASE <= action < k.KEEP:
+        row, column = divmod(action - k.ERASE, 5)
+        return _("{who} erases row {row}, column {column} of the {colour} warehouse",
+                 who=who, colour=colour, row=row + 1, column=column + 1)
+    if action == k.KEEP:
+        later = _later_erase_colour(state)
+        if later is not None:
+            return _("{who} erases nothing in {colour} and looks at {other}", who=who, colour=colour,
+                     other=gettext(k.COLOUR_NAMES[later]))
+        return _("{who} erases nothing", who=who)
+    if action == k.NO_SALE:
+        return _("{who} sells nothing", who=who)
+    kind, lines = _sale(action)
+    listed, points = ", ".join(map(str, lines)), board.price(len(lines))
+    if len(lines) == 1:  # one line sells for one point
+        if kind == "c":
+            return _("{who} sells column {line} of the {colour} warehouse for 1 point", who=who, line=listed, colour=colour)
+        return _("{who} sells row {line} of the {colour} warehouse for 1 point", who=who, line=listed, colour=colour)
+    if kind == "c":
+        return _("{who} sells columns {lines} of the {colour} warehouse for {points} points",
+                 who=who, lines=listed, colour=colour, points=points)
+    return _("{who} sells rows {lines} of the {colour} warehouse for {points} points",
+             who=who, lines=listed, colour=colour, points=points)
+
+
+def reason_illegal(state: "KilnState", action: int) -> str | None:
+    """Why a move of the right kind is refused, in a player's terms.
+
+    >>> import tileworks
+    >>> from tileworks.games.kiln import position
+    >>> state = position(tileworks.load_game("kiln"), kiln=["RBGYRB", "GYRBGY"] * 3)
+    >>> reason_illegal(state, k.PUSH + BORDER_INDEX["b8"])
+    'the outer tile is on b8 already: push it in from another border cell'
+    """
+    phase = state.phase
+    colour = gettext(k.COLOUR_NAMES[state.mover_colour()]) if state.player >= 0 else ""
+    if phase == k.PUSHING and action == k.PUSH + state.outer_cell:
+        return _("the outer tile is on {cell} already: push it in from another border cell", cell=BORDER_NAMES[action])
+    if phase == k.CHOOSING and k.GROUP <= action < k.PLACE:
+        return _("{cell} is not in one of the largest {colour} groups", cell=KILN_CELL_NAMES[action - k.GROUP],
+                 colour=colour)
+    if phase == k.PLACING and k.PLACE <= action < k.ERASE:
+        row, column = divmod(action - k.PLACE, 5)
+        return _("the shape does not fit in the {colour} warehouse with its first tile on row {row}, column {column}",
+                 colour=colour, row=row + 1, column=column + 1)
+    if phase == k.ERASING and k.ERASE <= action < k.KEEP:
+        row, column = divmod(action - k.ERASE, 5)
+        return _("row {row}, column {column} of the {colour} warehouse is not painted", row=row + 1,
+                 column=column + 1, colour=colour)
+    if phase == k.SELLING and k.SELL_ROWS <= action < k.NO_SALE:
+        kind, lines = _sale(action)
+        listed = ", ".join(map(str, lines))
+        if kind == "c":
+            return _("columns {lines} of the {colour} warehouse are not all complete", lines=listed, colour=colour)
+        return _("rows {lines} of the {colour} warehouse are not all complete", lines=listed, colour=colour)
+    return None
+
+
 def clicks(state: "KilnState", action: int) -> list[dict[str, str]]:
     """The clicks on the SVG picture that make a player action: a border
     cell to push from, a kiln cell of the group to take, a cell of the

@@ -74,6 +74,51 @@ def describe_move(state: "TilesState", action: int) -> str:
     return action_to_string(state, action)
 
 
+def describe_action(state: "TilesState", action: int) -> str:
+    """A move in words, for the game log (a draw names no tile: only its holder sees it)."""
+    game = state._game
+    if state.player == CHANCE:
+        if state.phase == const.COLOURS_PHASE:
+            colours = ", ".join(_("{who} {colour}", who=seat_name(seat), colour=gettext(COLOUR_NAMES[c]))
+                                for seat, c in enumerate(game.colourings[action]))
+            return _("chance assigns the colours: {colours}", colours=colours)
+        if state.phase == const.FIRST_PHASE:
+            return _("chance picks {who} to start", who=seat_name(action))
+        return describe_decision(state)
+    who = seat_name(state.seat)
+    if action == game.pass_action:
+        return _("{who} passes with an empty hand", who=who)
+    if action >= game.discard_base:
+        return _("{who} discards {tile}: no tile of the hand fits", who=who, tile=game.tileset.kinds[action - game.discard_base])
+    kind, turn, key = state.placement(action)
+    x, y = const.cell_xy(key)
+    return _("{who} places {tile} at {x},{y}", who=who, tile=game.tileset.oriented(kind, turn), x=x, y=y)
+
+
+def reason_illegal(state: "TilesState", action: int) -> str | None:
+    """Why a placement, discard or pass is refused, in a player's terms."""
+    game = state._game
+    if state.phase != const.DECIDE or not 0 <= action <= game.pass_action:
+        return None
+    who = seat_name(state.seat)
+    hand = state.hand(state.seat)
+    if action == game.pass_action:
+        return _("{who} still holds tiles: a pass is only for an empty hand", who=who)
+    if action >= game.discard_base:
+        if not hand[action - game.discard_base]:
+            return _("{who} holds no {tile}", who=who, tile=game.tileset.kinds[action - game.discard_base])
+        return _("a tile of {who}'s hand fits: place one instead of discarding", who=who)
+    kind, turn, key = state.placement(action)
+    x, y = const.cell_xy(key)
+    if not hand[kind]:
+        return _("{who} holds no {tile}", who=who, tile=game.tileset.kinds[kind])
+    if key in state.board:
+        return _("{x},{y} already holds a tile", x=x, y=y)
+    if key not in state.frontier:
+        return _("{x},{y} is not an empty cell beside the tiles down", x=x, y=y)
+    return _("{tile} does not match the colours beside {x},{y}", tile=game.tileset.oriented(kind, turn), x=x, y=y)
+
+
 def clicks(state: "TilesState", action: int) -> list[dict[str, str]]:
     """The clicks on the SVG picture that make a player action: the hand
     tile, the cell, then the rotation as a button (a client skips it when

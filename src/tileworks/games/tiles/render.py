@@ -12,7 +12,7 @@
 >>> state = position(game, layout=[[0, 0, "wgbw"], [1, 0, "wwwg"]],
 ...                  hands=[["gggg", "bbbb"], ["wwww"]])
 >>> print(render_text(state.view(0)))
-TILES  deck 40  P1 white 0  P2 grey 0
+TILES  deck 40  P1 (white): 0 points  ·  P2 (grey): 0 points
      0  1
      w  w
   0 w+gg+w
@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from tileworks.core.i18n import _, gettext
-from tileworks.core.text import Segment, closing_line, plain, rich, seat_name
+from tileworks.core.text import Segment, closing_line, plain, points_of, rich, seat_name
 
 STYLES = {"w": "black on white", "g": "black on grey62", "b": "white on grey11"}
 
@@ -59,9 +59,14 @@ def _tile_rows(view: dict[str, Any]) -> list[list[Segment]]:
     return lines
 
 
+def _seat_scores(view: dict[str, Any]) -> str:
+    """Each seat with its colour and points (none before chance gives the colours)."""
+    return "  ·  ".join(points_of(f"{seat_name(i)} ({gettext(c)})", p)
+                        for i, (c, p) in enumerate(zip(view["colours"], view["points"], strict=False)))
+
+
 def layout(view: dict[str, Any]) -> list[list[Segment]]:
-    seats = "  ".join(f"{seat_name(i)} {gettext(c)} {p}" for i, (c, p) in enumerate(zip(view["colours"], view["points"], strict=False)))
-    lines: list[list[Segment]] = [[(_("TILES  deck {deck}", deck=view["deck"]) + f"  {seats}".rstrip(), "bold")]]
+    lines: list[list[Segment]] = [[(_("TILES  deck {deck}", deck=view["deck"]) + f"  {_seat_scores(view)}".rstrip(), "bold")]]
     lines += _tile_rows(view)
     if view["hand"] is not None:
         hand: list[Segment] = [(_("{who} hand:", who=seat_name(view["viewer"])), None)]
@@ -109,8 +114,7 @@ def render_svg(view: dict[str, Any]) -> str:
 
     svg = Svg()
     pad = 10
-    seats = "  ".join(f"{seat_name(i)} ({gettext(c)}) {p}" for i, (c, p) in enumerate(zip(view["colours"], view["points"], strict=False)))
-    svg.text(pad, 16, _("Tiles — deck {deck}", deck=view["deck"]) + f"  {seats}", size=13, anchor="start")
+    svg.text(pad, 16, _("Tiles — deck {deck}", deck=view["deck"]) + f"  ·  {_seat_scores(view)}", size=13, anchor="start")
     fitting = sorted({move.split("@")[1] for move in view["legal"] if "@" in move})
     cells = [(x, y) for x, y, _ in view["layout"]] + [tuple(map(int, c.split(","))) for c in fitting]
     minx = min((x for x, _ in cells), default=0)

@@ -16,8 +16,8 @@ COLOURS = "byrg"
 VALUES = "kqnj"
 SIGNS = "shdc"
 COLOUR_NAMES = (N_("blue"), N_("yellow"), N_("red"), N_("green"))
-VALUE_NAMES = ("king", "queen", "knight", "jack")
-SIGN_NAMES = ("spades", "hearts", "diamonds", "clubs")
+VALUE_NAMES = (N_("king"), N_("queen"), N_("knight"), N_("jack"))
+SIGN_NAMES = (N_("spades"), N_("hearts"), N_("diamonds"), N_("clubs"))
 TILES = 64
 HAND_SIZE = {2: 10, 3: 8, 4: 7, 5: 6, 6: 6}
 

@@ -14,7 +14,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from tileworks.core import CHANCE, SPECTATOR, TERMINAL
-from tileworks.core.i18n import N_, _
+from tileworks.core.i18n import N_, _, gettext
 from tileworks.core.text import check_viewer, field_error, read_draws, read_int, read_move, seat_name
 from tileworks.games.tuileries import constants as const
 from tileworks.games.tuileries.constants import (
@@ -56,6 +56,43 @@ def action_to_string(state: "TuileriesState", action: int) -> str:
     if 0 <= action < const.TILES * 64:
         return f"{tile_name(action >> 6)}@{SQUARE_NAMES[action & 63]}"
     return str(action)
+
+
+def tile_words(tile: int) -> str:
+    """A tile's name in the current language.
+
+    >>> tile_words(16 * 2 + 4 * 2 + 2)
+    'red knight of diamonds'
+    """
+    return _("{colour} {value} of {sign}", colour=gettext(const.COLOUR_NAMES[tile >> 4]),
+             value=gettext(const.VALUE_NAMES[(tile >> 2) & 3]), sign=gettext(const.SIGN_NAMES[tile & 3]))
+
+
+def describe_action(state: "TuileriesState", action: int) -> str:
+    """A move in words, for the game log (a draw names no tile: only its holder sees it)."""
+    if state.phase == const.FIRST:
+        return _("chance picks {who} to start", who=seat_name(action))
+    if state.player == CHANCE:
+        return describe_decision(state)
+    tile, square = action >> 6, action & 63
+    who = seat_name(state.seat)
+    if state.score_for(tile, square) >= const.EXTRA_TURN_AT:
+        return _("{who} places the {tile} on {square} and earns an extra turn", who=who, tile=tile_words(tile),
+                 square=SQUARE_NAMES[square])
+    return _("{who} places the {tile} on {square}", who=who, tile=tile_words(tile), square=SQUARE_NAMES[square])
+
+
+def reason_illegal(state: "TuileriesState", action: int) -> str | None:
+    """Why a placement is refused, in a player's terms."""
+    if state.phase != const.PLAY or not 0 <= action < const.TILES * 64:
+        return None
+    tile, square = action >> 6, action & 63
+    if tile not in state.hands[state.seat]:
+        return _("{who} holds no {tile}", who=seat_name(state.seat), tile=tile_words(tile))
+    if state.occupied >> square & 1:
+        return _("{square} already holds a tile", square=SQUARE_NAMES[square])
+    return _("the first four tiles go on the circle squares ({squares})",
+             squares=", ".join(SQUARE_NAMES[s] for s in state._game.circles))
 
 
 def clicks(state: "TuileriesState", action: int) -> list[dict[str, str]]:

@@ -5,7 +5,7 @@
 >>> game = tileworks.load_game("tuileries")
 >>> state = position(game, board={"c3": "rnd"}, hands=[["bks", "gqh"], ["yjc"]])
 >>> print(render_text(state.view(0)))
-TUILERIES  draw 60  P1 0  P2 0  P1 started
+TUILERIES  draw 60  P1: 0 points  ·  P2: 0 points  ·  P1 started
      a   b   c   d   e   f   g   h
  8   .   .   .   .   .   .   .   .
  7   .   .   .   .   .   .   .   .
@@ -25,16 +25,16 @@ from __future__ import annotations
 from typing import Any
 
 from tileworks.core.i18n import _
-from tileworks.core.text import Segment, closing_line, plain, rich, seat_name
+from tileworks.core.text import Segment, closing_line, plain, points_of, rich, seat_name
 
 STYLES = {"b": "bold blue", "y": "bold yellow", "r": "bold red", "g": "bold green"}
 
 
 def _header_scores(view: dict[str, Any]) -> str:
     """Each seat's points, and who played first once chance has said."""
-    scores = "  ".join(f"{seat_name(i)} {p}" for i, p in enumerate(view["points"]))
+    scores = "  ·  ".join(points_of(seat_name(i), p) for i, p in enumerate(view["points"]))
     if view["first"] is not None:
-        scores += "  " + _("{who} started", who=seat_name(view["first"]))
+        scores += "  ·  " + _("{who} started", who=seat_name(view["first"]))
     return scores
 
 
@@ -100,7 +100,7 @@ def render_svg(view: dict[str, Any]) -> str:
     svg = Svg()
     pad, top = 24, 30
     scores = _header_scores(view)
-    svg.text(pad - 14, 18, _("Tuileries — pile {pile}", pile=view["pile"]) + f"  {scores}", size=13, anchor="start")
+    svg.text(pad - 14, 18, _("Tuileries — pile {pile}", pile=view["pile"]) + f"  ·  {scores}", size=13, anchor="start")
     open_squares = {move.split("@")[1] for move in view["legal"] if "@" in move}
     for rank in range(8, 0, -1):
         for f, file in enumerate("abcdefgh"):

@@ -58,6 +58,37 @@ function scored(entry, withParts = true) {
   }).join(", ");
 }
 
+// one entry of the game log: the move in words (the game's own sentence in
+// the page's language, or the seat and notation where the server gave none),
+// its notation small beside it, and what it scored, announced line by line
+function logItem(entry) {
+  const item = document.createElement("li");
+  const words = entry.words && (entry.words[LANG] || entry.words.en);
+  const said = document.createElement("span");
+  said.className = "said";
+  said.textContent = words || seatName(entry.seat) + " " + entry.move;
+  item.append(said);
+  if (words) {
+    const notation = document.createElement("span");
+    notation.className = "notation";
+    notation.setAttribute("translate", "no");
+    notation.textContent = entry.move;
+    item.append(" ", notation);
+  }
+  const scoring = entry.scoring && (entry.scoring[LANG] || entry.scoring.en);
+  if (scoring && scoring.length) {
+    const lines = document.createElement("div");  // (not a list: the log's items are its moves)
+    lines.className = "scoring";
+    lines.replaceChildren(...scoring.map((line) => {
+      const row = document.createElement("div");
+      row.textContent = line;
+      return row;
+    }));
+    item.append(lines);
+  }
+  return item;
+}
+
 // a translated sentence as DOM nodes, its {move} kept apart as notation
 // (translate="no"), so that no language rewrites a move
 function sentence(template, fields, move) {

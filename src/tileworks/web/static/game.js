@@ -91,11 +91,11 @@ function drawStatus() {
     line = view.decision;
   }
   $("status").textContent = line;
+  signalTurn(current.status !== "finished" && current.you.includes(current.to_move));
   drawPlayers();
   const list = $("moves");
   list.replaceChildren(...current.moves.map((m, i) => {
-    const item = document.createElement("li");
-    item.textContent = seatName(m.seat) + " " + m.move;
+    const item = logItem(m);
     if (m.timed_out) {  // the clock ran out: the server's stand-in made this move
       const flag = document.createElement("span");
       flag.className = "timed-out";
@@ -107,7 +107,10 @@ function drawStatus() {
     return item;
   }));
   const last = current.moves[current.moves.length - 1];
-  $("last").replaceChildren(...(last ? sentence(_("Last move: {seat} {move}"), { seat: seatName(last.seat) }, last.move) : []));
+  const lastWords = last && last.words && (last.words[LANG] || last.words.en);
+  // the words come in the page's language already, and may hold notation: no browser translates them
+  $("last").replaceChildren(...(!last ? [] : lastWords ? sentence(_("Last move: {words}").replace("{words}", "{move}"), {}, lastWords)
+    : sentence(_("Last move: {seat} {move}"), { seat: seatName(last.seat) }, last.move)));
   if (last && scored(last)) $("last").append(" — " + scored(last));
   list.scrollTop = list.scrollHeight;
   $("rematch").hidden = !(current.status === "finished" && current.you.length);
@@ -252,6 +255,76 @@ function draw() {
   $("hint").textContent = current.choices.length ? _("Click a highlighted piece, or type a move.") : "";
   $("typed").disabled = !current.choices.length;
 }
+
+// your turn, told beyond the page: the tab's title and icon change, and a
+// sound or a notification (each off until the player turns it on; the
+// browser asks for notifications only on that click) when the turn arrives
+const TITLE = document.title;
+let yourTurn = null;  // null: before the first view
+
+function icon(colour, dot) {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="3" y="3" width="26" height="26" rx="5" fill="${colour}"/>`
+    + (dot ? '<circle cx="25" cy="7" r="6" fill="#d62d20" stroke="#fff" stroke-width="2"/>' : "") + "</svg>";
+  return "data:image/svg+xml," + encodeURIComponent(svg);
+}
+
+function signalTurn(mine) {
+  document.title = mine ? _("● Your move — {title}", { title: TITLE }) : TITLE;
+  let link = document.querySelector("link[rel=icon]");
+  if (!link) { link = document.createElement("link"); link.rel = "icon"; document.head.append(link); }
+  link.href = icon(mine ? "#e67e00" : "#8a7a5c", mine);
+  link.dataset.turn = mine ? "yours" : "";
+  const arrived = mine && yourTurn === false;
+  yourTurn = mine;
+  if (!arrived) return;
+  if ($("sound").checked) chime();
+  if ($("notify").checked && document.hidden && "Notification" in window && Notification.permission === "granted") {
+    new Notification(_("Your move"), { body: current.view.decision, tag: "tileworks-" + gameId });
+  }
+}
+
+// two short notes, made by the browser: no sound file to load
+function chime() {
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (!Context) return;
+  const audio = new Context();
+  [660, 880].forEach((pitch, i) => {
+    const note = audio.createOscillator(), volume = audio.createGain();
+    note.frequency.value = pitch;
+    volume.gain.setValueAtTime(0.15, audio.currentTime + i * 0.15);
+    volume.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + i * 0.15 + 0.14);
+    note.connect(volume).connect(audio.destination);
+    note.start(audio.currentTime + i * 0.15);
+    note.stop(audio.currentTime + i * 0.15 + 0.15);
+  });
+  window.chimed = (window.chimed || 0) + 1;  // (counted, for the browser tests)
+}
+
+for (const [id, key] of [["sound", "tileworks-sound"], ["notify", "tileworks-notify"]]) {
+  $(id).checked = localStorage.getItem(key) === "on";
+  $(id).addEventListener("change", async () => {
+    if (id === "notify" && $(id).checked && "Notification" in window && Notification.permission !== "granted") {
+      $(id).checked = (await Notification.requestPermission()) === "granted";
+    }
+    localStorage.setItem(key, $(id).checked ? "on" : "off");
+  });
+}
+
+// a click on the board that is not on a piece to choose: the board shakes
+// (unless motion is reduced) and says what to click instead
+$("board").addEventListener("click", (event) => {
+  if (!current || !current.choices.length || event.target.closest(".target, .alternative, .picked")) return;
+  if (!event.target.closest("svg")) return;
+  const pieces = event.currentTarget.querySelector("svg .target");
+  say(pieces ? _("That cannot be chosen now: click a highlighted piece.") : _("Choose with the buttons beside the board."));
+  const board = $("board");
+  board.classList.remove("shake");
+  void board.offsetWidth;  // (restarts the animation)
+  board.classList.add("shake");
+});
+$("board").addEventListener("animationend", (event) => {
+  if (event.animationName === "shake") $("board").classList.remove("shake");
+});
 
 function button(label, action, title) {
   const b = document.createElement("button");

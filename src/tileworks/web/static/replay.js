@@ -24,12 +24,14 @@ async function show(move) {
   const last = data.moves[move - 1];
   $("last").textContent = last && scored(last) ? _("Move {move} scored: {points}", { move: move, points: scored(last, false) }) : "";
   $("moves").replaceChildren(...data.moves.map((m, i) => {
-    const item = document.createElement("li");
-    item.textContent = seatName(m.seat) + " " + m.move;
+    const item = logItem(m);
     if (i === move - 1) { item.className = "last"; item.setAttribute("aria-current", "step"); }
     item.addEventListener("click", () => show(i + 1));
     return item;
   }));
+  // the list follows the move shown (the start: its top)
+  const shown = $("moves").querySelector(".last");
+  if (shown) shown.scrollIntoView({ block: "nearest" }); else $("moves").scrollTop = 0;
 }
 
 NARROW.addEventListener("change", () => { cache.clear(); show(Number($("slider").value)); });
