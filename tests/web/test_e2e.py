@@ -206,7 +206,7 @@ SAME_IN_EVERY_LANGUAGE = {"tileworks"}
 #: a plugin game's own words are its package's to translate; tileworks's
 #: catalogs cover tileworks and the games it ships
 PLUGIN_TITLES = {info.title for info in registered_games()
-                 if info.name not in ("azul", "kiln", "tiles", "tuileries")}
+                 if info.name not in ("azul", "kiln", "tiles", "tuileries", "dominoes")}  # (Dominoes ships Japanese)
 
 
 def english_words(page):
@@ -223,7 +223,7 @@ def test_the_japanese_pages_show_no_english(server, browser):
     page.wait_for_selector("#finished-games li")
     assert page.locator("html").get_attribute("lang") == "ja"
     assert english_words(page) == []
-    for game in ("kiln", "azul", "tiles", "tuileries"):
+    for game in ("kiln", "azul", "tiles", "tuileries", "dominoes"):
         page.select_option("#game", game)
         assert english_words(page) == [], game
     page.goto(f"{server.url}/play/{created['id']}#token={created['seats'][0]['token']}")
@@ -239,18 +239,24 @@ def test_the_japanese_pages_show_no_english(server, browser):
     page.keyboard.press("End")
     page.wait_for_function("document.querySelector('#status').textContent.includes('手目')")
     assert english_words(page) == []
-    for game in ("azul", "tiles", "tuileries"):  # every step of a few moves of the other games
+    for game in ("azul", "tiles", "tuileries", "dominoes"):  # every step of a few moves of the other games
         other = create(server, game, ["human", "random"])
         page.goto(f"{server.url}/play/{other['id']}#token={other['seats'][0]['token']}")
         page.wait_for_selector("#board svg .target")
         for _click in range(8):
             assert english_words(page) == [], game
+            page.wait_for_function("document.querySelector('#board svg .target, #buttons button:not(.cancel)')"
+                                   " || document.getElementById('status').textContent.includes('ゲーム終了')", timeout=20_000)
+            if "ゲーム終了" in page.inner_text("#status"):
+                break
             targets = page.locator("#board svg .target")
             (targets.first if targets.count() else page.locator("#buttons button:not(.cancel)").first).click()
             page.wait_for_timeout(150)
         page.screenshot(path=str(ARTIFACTS / f"{game}-ja.png"))
     page.goto(f"{server.url}/rules/kiln")
     assert "外側のタイル" in page.inner_text("main") and "倉庫" in page.inner_text("main")
+    page.goto(f"{server.url}/rules/dominoes")
+    assert "山札" in page.inner_text("main")
     assert set(re.findall(r"[A-Za-z]{3,}", page.inner_text("header nav"))) <= PLUGIN_TITLES
     # the account pages: log in and register, a profile with a game, a leaderboard
     page.goto(f"{server.url}/account")
@@ -305,7 +311,7 @@ def test_a_phone_width_screen_needs_no_sideways_scrolling(server, browser):
 
 
 @pytest.mark.parametrize("game", ["kiln", "azul", "tiles", "tuileries"])
-def test_every_piece_to_click_is_a_finger_wide_on_a_phone(server, browser, game):
+def test_every_piece_and_button_to_tap_is_44_pixels_on_a_phone(server, browser, game):
     created = create(server, game, ["human", "random"])
     phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
                                 has_touch=True)
@@ -316,9 +322,9 @@ def test_every_piece_to_click_is_a_finger_wide_on_a_phone(server, browser, game)
     for _click in range(14):  # the steps of several moves: whatever the board asks to click
         page.wait_for_selector("#board svg .target, #buttons button:not(.cancel)", timeout=20_000)
         page.wait_for_function("document.getAnimations().every(a => a.playState !== 'running')")  # pieces landed
-        sizes = page.eval_on_selector_all("#board svg .target", """els => els.map(e => {
-            const r = e.getBoundingClientRect(); return [Math.min(r.width, r.height), e.getAttribute('aria-label')]; })""")
-        small = [s for s in sizes if s[0] < 40]
+        sizes = page.eval_on_selector_all("#board svg .target, #buttons button", """els => els.map(e => {
+            const r = e.getBoundingClientRect(); return [Math.min(r.width, r.height), e.getAttribute('aria-label') || e.textContent]; })""")
+        small = [s for s in sizes if s[0] < 44]  # WCAG 2.5.5: 44 CSS pixels
         assert small == [], small[:5]
         checked += len(sizes)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
@@ -382,8 +388,11 @@ def test_the_board_fills_a_desktop_screen_beside_the_panel_and_a_phone_above_it(
     page = phone.new_page()
     page.goto(url)
     page.wait_for_selector("#board svg")
-    board, side = _boxes(page)
-    assert board["width"] >= 390 - 2 * 16 - 1 and side["y"] >= board["y"] + board["height"] - 1, (board, side)
+    board = page.locator("#board svg").bounding_box()
+    status, players = page.locator("#status").bounding_box(), page.locator("#players").bounding_box()
+    assert board["width"] >= 390 - 2 * 16 - 1, board
+    # the status line above the board, the rest of the panel under it
+    assert status["y"] + status["height"] <= board["y"] + 1 and players["y"] >= board["y"] + board["height"] - 1
     phone.close()
 
 

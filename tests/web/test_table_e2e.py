@@ -113,3 +113,38 @@ def test_the_replay_log_follows_the_move_shown(server, browser):
     page.keyboard.press("Home")
     page.wait_for_function("document.getElementById('moves').scrollTop === 0")
     page.close()
+
+
+def test_on_a_phone_the_status_stays_on_screen_and_the_log_is_a_drawer(server, browser):
+    created = create(server, "azul", ["human", "random"])
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                has_touch=True)
+    page = phone.new_page()
+    page.goto(f"{server.url}/play/{created['id']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("#board svg")
+    page.wait_for_function("document.getElementById('status').textContent.length > 0")
+    status = "(() => { const r = document.getElementById('status').getBoundingClientRect(); return [r.top, r.bottom]; })()"
+    top, bottom = page.evaluate(status)
+    assert 0 <= top and bottom <= page.evaluate("document.querySelector('#board svg').getBoundingClientRect().top") + 1
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")  # to the end of the page
+    assert page.evaluate("window.scrollY") > 0
+    top, bottom = page.evaluate(status)
+    assert 0 <= top and bottom <= 844  # still on screen
+    assert not page.evaluate("document.getElementById('log').open")  # the log waits in its drawer
+    page.locator("#log summary").tap()
+    assert page.evaluate("document.getElementById('log').open")
+    phone.close()
+
+
+def test_the_clock_fields_show_only_for_the_clock_chosen(server, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(server.url + "/")
+    page.wait_for_selector("#game option", state="attached")
+    shown = "sel => [...document.querySelectorAll(sel)].map(e => e.getBoundingClientRect().height > 0)"
+    assert page.evaluate(f"({shown})('#create label.realtime, #create label.turn')") == [False, False, False]
+    page.select_option("#clock-kind", "realtime")
+    assert page.evaluate(f"({shown})('#create label.realtime')") == [True, True]
+    assert page.evaluate(f"({shown})('#create label.turn')") == [False]
+    page.select_option("#clock-kind", "turn")
+    assert page.evaluate(f"({shown})('#create label.realtime, #create label.turn')") == [False, False, True]
+    page.close()

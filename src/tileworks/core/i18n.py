@@ -102,13 +102,39 @@ def catalog_path(code: str) -> Path:
     return LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
+#: catalogs beside tileworks's own, as ``(folder, domain)``: a game plugin's
+#: translations of its own words (``GameInfo.locale``)
+_plugin_catalogs: list[tuple[Any, str]] = []
+
+
+def add_catalogs(folder: Any, domain: str) -> None:
+    """Translate with ``folder/LANG/LC_MESSAGES/DOMAIN.po`` too (a path or an
+    ``importlib.resources`` folder): a plugin's catalogs, for the words it
+    brings. Where both translate a message, tileworks's own catalog wins."""
+    if (folder, domain) not in _plugin_catalogs:
+        _plugin_catalogs.append((folder, domain))
+        catalog.cache_clear()
+
+
 @lru_cache(maxsize=None)
 def catalog(code: str) -> dict[str, str]:
-    """The translations of ``code`` as a dict (fuzzy and empty entries left out)."""
+    """The translations of ``code`` as a dict (fuzzy and empty entries left
+    out): tileworks's catalog over the plugins' catalogs."""
+    found: dict[str, str] = {}
+    for folder, domain in _plugin_catalogs:
+        path = folder / code / "LC_MESSAGES" / f"{domain}.po"
+        if path.is_file():
+            found.update(read_catalog(path, code, domain))
+    found.update(read_catalog(catalog_path(code), code, DOMAIN))
+    return found
+
+
+def read_catalog(path: Any, code: str, domain: str) -> dict[str, str]:
+    """One ``.po`` file's translations (fuzzy and empty entries left out)."""
     from babel.messages.pofile import read_po
 
-    with catalog_path(code).open("rb") as handle:
-        po = read_po(handle, locale=code, domain=DOMAIN)
+    with path.open("rb") as handle:
+        po = read_po(handle, locale=code, domain=domain)
     return {context_key(m.context, m.id): m.string for m in po
             if m.id and m.string and not m.fuzzy and isinstance(m.id, str)}
 
@@ -156,5 +182,5 @@ def system_language() -> str:
     return DEFAULT
 
 
-__all__ = ["DEFAULT", "LANGUAGES", "N_", "_", "catalog", "context_key", "current_language", "gettext", "language",
+__all__ = ["DEFAULT", "LANGUAGES", "N_", "_", "add_catalogs", "catalog", "context_key", "current_language", "gettext", "language",
            "negotiate", "pgettext", "system_language", "use_language"]

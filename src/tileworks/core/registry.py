@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, Callable
 
-from tileworks.core.i18n import _, current_language, gettext
+from tileworks.core.i18n import _, add_catalogs, current_language, gettext
 from tileworks.core.options import OptionSet
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -71,6 +71,10 @@ class GameInfo:
     batched: str | None = None
     batched_test_configs: tuple[dict[str, Any], ...] = ()
     networks: Any = None
+    #: a plugin's own catalogs, ``LANG/LC_MESSAGES/NAME.po`` in this folder
+    #: (a path or an ``importlib.resources`` folder): its title, options,
+    #: sentences and pictures in other languages; None: English only
+    locale: Any = None
 
     def batched_configs(self) -> tuple[dict[str, Any], ...]:
         """The option sets the batched engine's checks play."""
@@ -96,8 +100,14 @@ def register(info: GameInfo) -> GameInfo:
     known = _REGISTRY.get(info.name)
     if known is not None and _origin(known) != _origin(info):
         raise ValueError(f"a game named {info.name!r} is already registered (by {_where(known)})")
-    _REGISTRY[info.name] = info
+    _add(info)
     return info
+
+
+def _add(info: GameInfo) -> None:
+    _REGISTRY[info.name] = info
+    if info.locale is not None:
+        add_catalogs(info.locale, info.name)
 
 
 def _origin(info: GameInfo) -> tuple[str, str]:
@@ -148,7 +158,7 @@ def _load_plugin(point: Any) -> None:
         warnings.warn(f"tileworks: {where} is skipped: the name {info.name!r} is already taken by {_where(known)}",
                       PluginWarning, stacklevel=3)
         return
-    _REGISTRY[info.name] = info
+    _add(info)
 
 
 def game_info(name: str) -> GameInfo:

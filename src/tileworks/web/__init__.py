@@ -177,8 +177,8 @@ def game_body() -> str:
       <p id="winner"></p><div id="summary"></div>
       <p><button id="rematch" type="button" hidden>{w["Rematch"]}</button> <a id="replay" hidden>{w["Replay this game"]}</a>
       <a id="lobby" href="/">{w["Back to the lobby"]}</a></p></section>
-    <h2>{w["Moves"]}</h2>
-    <ol id="moves" translate="no"></ol>
+    <details id="log" open><summary><h2>{w["Moves"]}</h2></summary>
+    <ol id="moves" translate="no"></ol></details>
   </div>
 </div>
 """

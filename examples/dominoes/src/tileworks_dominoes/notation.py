@@ -17,6 +17,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from tileworks.core import CHANCE, SPECTATOR, TERMINAL
+from tileworks.core.i18n import N_, _
 from tileworks.core.text import check_viewer, field_error, read_draws, read_int, read_move, seat_name
 
 from tileworks_dominoes.tiles import COUNT, TILE_ID, TILES, ids, pip_total, tile_name
@@ -34,18 +35,19 @@ _PLAY = re.compile(r"^([0-6])-([0-6])(l|r|left|right)?$")
 def describe_decision(state: "DominoesState") -> str:
     phase = PHASE_NAMES[state.phase]
     if phase == "deal":
-        return f"chance deals a tile to {seat_name(state.deal_index // state.game().hand_size)}"
+        return _("chance deals a tile to {who}", who=seat_name(state.deal_index // state.game().hand_size))
     if phase == "draw":
-        return f"chance gives {seat_name(state.seat)} a tile from the boneyard"
+        return _("chance gives {who} a tile from the boneyard", who=seat_name(state.seat))
     if phase == "over":
-        return "the game is over"
+        return _("the game is over")
     who = seat_name(state.seat)
     if not state.line:
-        return f"{who} leads with {tile_name(state.lead_tile())}, the highest tile dealt"
+        return _("{who} leads with {tile}, the highest tile dealt", who=who, tile=tile_name(state.lead_tile()))
     left, right = state.ends()
     # the same words whether or not a tile fits: the hand stays hidden
-    otherwise = "draws" if state.game().draw and state.boneyard else "passes"
-    return f"{who} plays a tile on the {left} or the {right} end, or {otherwise}"
+    if state.game().draw and state.boneyard:
+        return _("{who} plays a tile on the {left} or the {right} end, or draws", who=who, left=left, right=right)
+    return _("{who} plays a tile on the {left} or the {right} end, or passes", who=who, left=left, right=right)
 
 
 def action_to_string(state: "DominoesState", action: int) -> str:
@@ -64,10 +66,31 @@ def action_to_string(state: "DominoesState", action: int) -> str:
 def describe_move(state: "DominoesState", action: int) -> str:
     """A move's words on a button (moves made by clicks need none)."""
     if action == PASS:
-        return "pass (no tile fits)"
+        return _("pass (no tile fits)")
     if action == DRAW_TILE:
-        return "draw from the boneyard (no tile fits)"
+        return _("draw from the boneyard (no tile fits)")
     return action_to_string(state, action)
+
+
+def describe_action(state: "DominoesState", action: int) -> str:
+    """A move in words, for the game log (a draw never names its tile).
+
+    >>> import tileworks
+    >>> state = position(tileworks.load_game("dominoes"), line=["6-6", "6-3"], hands=[["3-5", "0-1"], ["2-2"]])
+    >>> describe_action(state, 2 * TILE_ID[3, 5] + 1)
+    'P1 plays 3-5 on the 3 end'
+    """
+    if state.player == CHANCE:
+        return describe_decision(state)
+    who = seat_name(state.seat)
+    if action == PASS:
+        return _("{who} passes: no tile fits", who=who)
+    if action == DRAW_TILE:
+        return _("{who} draws from the boneyard: no tile fits", who=who)
+    tile, end = divmod(action, 2)
+    if not state.line:
+        return _("{who} leads with {tile}", who=who, tile=tile_name(tile))
+    return _("{who} plays {tile} on the {end} end", who=who, tile=tile_name(tile), end=state.ends()[end])
 
 
 def clicks(state: "DominoesState", action: int) -> list[dict[str, str]]:
@@ -87,7 +110,7 @@ def clicks(state: "DominoesState", action: int) -> list[dict[str, str]]:
 
 def string_to_action(state: "DominoesState", text: str) -> int:
     return read_move(state, text, _parse, "Dominoes",
-                     "moves look like 3-5L, 3-5R (left or right end), 6-6 (the lead), pass, draw")
+                     N_("moves look like 3-5L, 3-5R (left or right end), 6-6 (the lead), pass, draw"))
 
 
 def _parse(state: "DominoesState", word: str) -> int | None:

@@ -16,7 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 from tileworks.core.svg import Svg
-from tileworks.core.text import Segment, closing_line, plain, rich, seat_name
+from tileworks.core.i18n import _
+from tileworks.core.text import Segment, closing_line, plain, points_of, rich, seat_name
 
 #: where the pips of 0-6 sit on a half of a domino, in thirds of its side
 PIP_SPOTS = {
@@ -29,24 +30,25 @@ PER_ROW = 9  # tiles of the line drawn on one row before it wraps
 
 
 def layout(view: dict[str, Any]) -> list[list[Segment]]:
-    variant = "draw" if view["draw"] else "block"
-    lines: list[list[Segment]] = [[(f"DOMINOES  {variant}  boneyard {view['boneyard']}", "bold")]]
+    heading = _("DOMINOES  draw  boneyard {count}", count=view["boneyard"]) if view["draw"] else \
+        _("DOMINOES  block  boneyard {count}", count=view["boneyard"])
+    lines: list[list[Segment]] = [[(heading, "bold")]]
     if view["line"]:
         tiles = "".join(f"[{a}|{b}]" for a, b in view["line"])
         left, right = view["ends"]
-        lines.append([("line: ", None), (tiles, "bold"), (f"   ends {left} and {right}", "dim")])
+        lines.append([(_("line: "), None), (tiles, "bold"), ("   " + _("ends {left} and {right}", left=left, right=right), "dim")])
     else:
-        lines.append([("line: empty", "dim")])
+        lines.append([(_("line: empty"), "dim")])
     if view["hand"] is not None:
-        lines.append([(f"{seat_name(view['viewer'])} hand: ", None), (" ".join(view["hand"]), "bold")])
+        lines.append([(_("{who} hand: ", who=seat_name(view["viewer"])), None), (" ".join(view["hand"]), "bold")])
     sizes = "  ".join(f"{seat_name(i)} {n}" for i, n in enumerate(view["hand_sizes"]))
-    lines.append([(f"hands: {sizes}", None)])
+    lines.append([(_("hands: {sizes}", sizes=sizes), None)])
     if view["final_hands"] is not None:
         for seat, (hand, total) in enumerate(zip(view["final_hands"], view["pips"], strict=True)):
-            shown = " ".join(hand) or "-"
-            lines.append([(f"{seat_name(seat)} held {shown} ({total} pips), scores {view['points'][seat]}", None)])
+            lines.append([(_("{who} held {tiles} ({pips} pips), scores {points}", who=seat_name(seat),
+                             tiles=" ".join(hand) or "-", pips=total, points=view["points"][seat]), None)])
         if view["blocked"]:
-            lines.append([("blocked: the lightest hand wins", "dim")])
+            lines.append([(_("blocked: the lightest hand wins"), "dim")])
     lines.append(closing_line(view))
     return lines
 
@@ -81,9 +83,10 @@ def render_svg(view: dict[str, Any]) -> str:
     legal choices clickable."""
     svg = Svg()
     pad, width = 16, 2 * 16 + (PER_ROW + 2) * (2 * HALF + 4)
-    variant = "Draw" if view["draw"] else "Block"
-    scores = "  ".join(f"{seat_name(i)} {p}" for i, p in enumerate(view["points"]))
-    svg.text(pad, 20, f"Dominoes ({variant}) — boneyard {view['boneyard']}   {scores}", size=14, anchor="start")
+    scores = "  ·  ".join(points_of(seat_name(i), p) for i, p in enumerate(view["points"]))
+    heading = _("Draw Dominoes — boneyard {count}", count=view["boneyard"]) if view["draw"] else \
+        _("Block Dominoes — boneyard {count}", count=view["boneyard"])
+    svg.text(pad, 20, f"{heading}  ·  {scores}", size=14, anchor="start")
     top = 36
     line = view["line"]
     step = 2 * HALF + 4
@@ -91,7 +94,7 @@ def render_svg(view: dict[str, Any]) -> str:
     if line:
         # the left end's target, then the line row by row, then the right end's target
         svg.rect(pad, top, HALF, HALF, rx=5, fill="#e8f0ff", stroke="#6b8fd6", stroke_dasharray="4 3",
-                 data_end="left", aria_label=f"left end ({view['ends'][0]})")
+                 data_end="left", aria_label=_("left end ({pips})", pips=view["ends"][0]))
         for i, (a, b) in enumerate(line):
             x = pad + HALF + 8 + (i % PER_ROW) * step
             y = top + (i // PER_ROW) * (HALF + 10)
@@ -99,24 +102,25 @@ def render_svg(view: dict[str, Any]) -> str:
         last = len(line) - 1
         x = pad + HALF + 8 + (last % PER_ROW + 1) * step
         svg.rect(x, top + (last // PER_ROW) * (HALF + 10), HALF, HALF, rx=5, fill="#e8f0ff", stroke="#6b8fd6",
-                 stroke_dasharray="4 3", data_end="right", aria_label=f"right end ({view['ends'][1]})")
+                 stroke_dasharray="4 3", data_end="right", aria_label=_("right end ({pips})", pips=view["ends"][1]))
     else:
-        svg.text(pad, top + HALF / 2 + 5, "the line is empty: the highest tile dealt opens it", size=13,
+        svg.text(pad, top + HALF / 2 + 5, _("the line is empty: the highest tile dealt opens it"), size=13,
                  anchor="start", fill="#666")
     y = top + rows * (HALF + 10) + 16
     if view["hand"] is not None:
-        svg.text(pad, y, f"{seat_name(view['viewer'])}'s hand", size=13, anchor="start")
+        svg.text(pad, y, _("{who}'s hand", who=seat_name(view["viewer"])), size=13, anchor="start")
         for i, name in enumerate(view["hand"]):
             a, b = int(name[0]), int(name[2])
             _domino(svg, pad + (i % PER_ROW) * step, y + 8 + (i // PER_ROW) * (HALF + 8), a, b,
-                    data_tile=name, aria_label=f"tile {name}")
+                    data_tile=name, aria_label=_("tile {tile}", tile=name))
         y += 16 + max(1, -(-len(view["hand"]) // PER_ROW)) * (HALF + 8)
     sizes = "  ".join(f"{seat_name(i)}: {n}" for i, n in enumerate(view["hand_sizes"]))
-    svg.text(pad, y + 10, f"tiles in hand  {sizes}", size=12, anchor="start")
+    svg.text(pad, y + 10, _("tiles in hand: {sizes}", sizes=sizes), size=12, anchor="start")
     if view["final_hands"] is not None:
         for seat, (hand, total) in enumerate(zip(view["final_hands"], view["pips"], strict=True)):
             y += 18
-            svg.text(pad, y + 10, f"{seat_name(seat)} held {' '.join(hand) or '-'} ({total} pips)", size=12,
+            svg.text(pad, y + 10, _("{who} held {tiles} ({pips} pips)", who=seat_name(seat), tiles=" ".join(hand) or "-",
+                                    pips=total), size=12,
                      anchor="start")
     svg.text(pad, y + 30, view["decision"], size=13, anchor="start")
-    return svg.render(width, y + 42, f"Dominoes: {view['decision']}")
+    return svg.render(width, y + 42, _("Dominoes: {decision}", decision=view["decision"]))

@@ -151,10 +151,10 @@ function animateArrival(svg, entry, from) {
   }
 }
 
-// on a phone every piece to click is at least 40 px across: where a
+// on a phone every piece to click is at least 44 px across: where a
 // picture is too wide for that (a large Tiles layout), it is drawn larger
 // and the board scrolls sideways, the first piece to click in view
-const FINGER = 40;
+const FINGER = 44;  // WCAG 2.5.5's target size
 
 function fitTargets(svg) {
   const shapes = [...svg.querySelectorAll(".target, .alternative, .picked")];
@@ -522,5 +522,9 @@ $("rematch").addEventListener("click", async () => {
   if (!response.ok) { say(body.error); return; }
   location.href = "/play/" + body.id + "#" + body.seats.map((s) => "token=" + encodeURIComponent(s.token)).join("&");
 });
+
+// on a phone the game log is a drawer, closed until opened (the board and
+// the status come first); on a wider screen it stays open beside the board
+$("log").open = !NARROW.matches;
 
 connect();
