@@ -81,3 +81,16 @@ def test_the_servers_rules_read_the_same_in_both_languages():
     japanese = server_rules_path("ja").read_text(encoding="utf-8")
     assert english.count("\n- **") == japanese.count("\n- **") == 6
     assert set(re.findall(r"`([^`]+)`", english)) == set(re.findall(r"`([^`]+)`", japanese))
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("game", GAMES + ["dominoes"])
+def test_a_players_rules_show_no_research_identifiers_which_fold_away_below(game, lang):
+    page = rules_html(game, lang)
+    players, _sep, rest = page.partition('<details class="research">')
+    research = rest.split("</details>")[0]
+    for identifier in ("num_distinct_actions", "observation_tensor", "resample_hidden", "information_state_string",
+                       "scores()"):
+        assert identifier not in players, (identifier, game, lang)
+    assert "num_distinct_actions()" in research and "resample_hidden" in research
+    assert "<summary>" in rest  # a heading that opens the researchers' part

@@ -1,12 +1,15 @@
 """Each game's rules as a web page, from the rules documents its GameInfo
 points to (``GameInfo.rules``): ``GAME.md`` in English, ``GAME.LANG.md`` in
 another language. Markdown is rendered with markdown-it-py, raw HTML
-disabled. A game without rules documents gets a page that says so. Every
+disabled. The sections for researchers (action ids, observation tensors,
+the API's handling of hidden information) fold away below the player's
+rules. A game without rules documents gets a page that says so. Every
 page ends with the server's own rules (``playing.md``: clocks, time-outs,
 places, rated games, names, abandoned games), the same for every game."""
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from html import escape
 from pathlib import Path
@@ -48,4 +51,28 @@ def rules_html(game: str, lang: str) -> str:
     if path is None:
         message = _("{game} comes with no rules document.", game=game)
         return f'<article class="rules"><p role="note">{escape(message)}</p>{server}</article>'
-    return '<article class="rules">' + renderer.render(path.read_text(encoding="utf-8")) + server + "</article>"
+    players, research = split_research(path.read_text(encoding="utf-8"))
+    folded = ""
+    if research:
+        title = escape(_("For researchers: action ids, observation tensors and the API"))
+        folded = f'<details class="research"><summary>{title}</summary>{renderer.render(research)}</details>'
+    return '<article class="rules">' + renderer.render(players) + folded + server + "</article>"
+
+
+#: how a rules document marks a section for researchers, in its heading
+RESEARCH_MARKS = re.compile(r"\((for researchers|for learning agents)\)|（(研究者向け|学習エージェント向け)）")
+
+
+def split_research(text: str) -> tuple[str, str]:
+    r"""A rules document's sections for players, and those for researchers
+    (each ``##`` section whose heading ends "(for researchers)" or "(for
+    learning agents)", in either language), each in the document's order.
+
+    >>> split_research("# T\n## Play\nx\n## Action ids (for researchers)\ny\n## End\nz\n")
+    ('# T\n## Play\nx\n## End\nz\n', '## Action ids (for researchers)\ny\n')
+    """
+    players, research = [], []
+    for section in re.split(r"(?m)^(?=## )", text):
+        heading = section.split("\n", 1)[0]
+        (research if heading.startswith("## ") and RESEARCH_MARKS.search(heading) else players).append(section)
+    return "".join(players), "".join(research)
