@@ -1,7 +1,8 @@
 """The table tells a player what is going on, in a real Chromium: the tab's
 title and icon on their turn, a chime when it arrives (once turned on), a
-piece under the pointer lit up, a click beside the pieces answered, the
-last move outlined in every game, and the game log in words."""
+piece under the pointer lit up, a click beside the pieces answered, a move
+previewed before it is made, the last move outlined in every game, the game
+log in words, and on a phone the status in sight and the log in a drawer."""
 
 from __future__ import annotations
 
@@ -147,4 +148,28 @@ def test_the_clock_fields_show_only_for_the_clock_chosen(server, browser):
     assert page.evaluate(f"({shown})('#create label.turn')") == [False]
     page.select_option("#clock-kind", "turn")
     assert page.evaluate(f"({shown})('#create label.realtime, #create label.turn')") == [False, False, True]
+    page.close()
+
+
+@pytest.mark.parametrize("game", ["kiln", "azul", "tiles", "tuileries"])
+def test_pointing_at_the_last_step_of_a_move_previews_it(server, browser, game):
+    _created, page = open_seats(browser, server, game)
+    deadline = time.monotonic() + 30
+    while True:  # take steps until a piece would complete a move
+        assert time.monotonic() < deadline, "no step completes a move"
+        targets = page.locator("#board svg .target")
+        if not targets.count():
+            page.locator("#buttons button:not(.cancel)").first.click()
+            continue
+        targets.first.hover()
+        try:
+            page.wait_for_selector("#board svg g.preview", timeout=1500)
+            break
+        except Exception:  # (not the last step yet: take it)
+            targets.first.click()
+            page.wait_for_timeout(100)
+    assert page.locator("#board svg g.preview > *").count() >= 1
+    assert page.locator("#board svg g.preview").get_attribute("pointer-events") == "none"
+    page.mouse.move(1, 1)  # the pointer leaves: the preview goes
+    page.wait_for_selector("#board svg g.preview", state="detached")
     page.close()

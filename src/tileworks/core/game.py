@@ -531,10 +531,25 @@ class DelegatingState(State):
         rendering drawn in monospace when the game draws no SVG). With
         ``narrow``, the render module's ``render_svg_narrow`` where it has
         one: the same shapes laid out for a phone."""
+        return self._picture(self.view(viewer), viewer, narrow)
+
+    def _picture(self, view: dict[str, Any], viewer: int, narrow: bool) -> str:
         render_svg = getattr(self.render, "render_svg", None)
         if narrow:
             render_svg = getattr(self.render, "render_svg_narrow", render_svg)
-        return render_svg(self.view(viewer)) if render_svg else super().svg(viewer)
+        return render_svg(view) if render_svg else super().svg(viewer)
+
+    def svg_after(self, action: int, viewer: int, narrow: bool = False) -> str:
+        """The picture once ``action`` is made, as ``viewer`` sees it, drawn
+        in this picture's frame: the view after the move, with this view's
+        choices (``legal``), ``hand`` and seat to move (``to_move``) kept
+        where the view has them, so that what the move changes on the table
+        is all that moves (for a preview, ``core.svg.preview_overlay``)."""
+        now, after = self.view(viewer), self.child(action).view(viewer)
+        for kept in ("legal", "hand", "to_move"):
+            if kept in now and kept in after:
+                after[kept] = now[kept]
+        return self._picture(after, viewer, narrow)
 
     def choices(self) -> list[dict[str, Any]]:
         """The mover's legal moves, each with the clicks on the SVG picture

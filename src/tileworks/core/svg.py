@@ -104,3 +104,48 @@ def text_picture(text: str, title: str, size: float = 14) -> str:
         )
     width = 16 + 0.62 * size * max(len(line) for line in lines)
     return svg.render(round(width), round(12 + len(lines) * size * 1.3), title)
+
+
+#: the drawn shapes a preview may show (words and groups are not shapes)
+_SHAPES = ("rect", "circle", "polygon", "path", "line", "ellipse")
+
+
+def preview_overlay(now: str, after: str) -> str | None:
+    """What a move would change on the picture: the shapes of ``after`` (the
+    picture once the move is made) that ``now`` does not have, as a group to
+    lay over ``now`` (``class="preview"``, not clickable). None where nothing
+    new is drawn, or where most of the picture moved (its layout changed).
+    It knows no game: any game whose pictures keep their layout gets previews.
+
+    >>> now = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 9 9"><rect x="0" y="0" width="4" height="4" fill="#fff"/></svg>'
+    >>> after = now.replace('fill="#fff"/>', 'fill="#fff"/><rect x="5" y="0" width="4" height="4" fill="#c33"/>')
+    >>> preview_overlay(now, after)
+    '<g class="preview" pointer-events="none"><rect x="5" y="0" width="4" height="4" fill="#c33" /></g>'
+    >>> preview_overlay(now, now) is None
+    True
+    """
+    from collections import Counter
+    from xml.etree import ElementTree
+
+    def shapes(picture: str) -> list[str]:
+        root = ElementTree.fromstring(picture)
+        found = []
+        for element in root.iter():
+            tag = element.tag.rsplit("}", 1)[-1]
+            if tag in _SHAPES:
+                attributes = "".join(f' {k}="{escape(v, quote=True)}"' for k, v in element.attrib.items()
+                                     if not k.startswith("data-") and k not in ("aria-label", "role", "tabindex"))
+                found.append(f"<{tag}{attributes} />")
+        return found
+
+    before, drawn = shapes(now), shapes(after)
+    left = Counter(before)
+    new = []
+    for shape in drawn:
+        if left[shape]:
+            left[shape] -= 1
+        else:
+            new.append(shape)
+    if not new or len(new) > len(drawn) // 3:  # (most of it moved: the layout changed, nothing to lay over)
+        return None
+    return f'<g class="preview" pointer-events="none">{"".join(new)}</g>'

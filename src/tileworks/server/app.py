@@ -434,6 +434,19 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
         await hub().move(found, tokens, body.move, body.ply, account)
         return hub().payload(found, hub().seats_of(found, tokens, account))
 
+    @app.get("/api/games/{game_id}/preview", responses=ERRORS,
+             summary="What a move would change on the mover's picture, before it is made")
+    async def preview(
+        game_id: str, account: Player,
+        move: Annotated[str, Query(max_length=64, description="the move, in the game's notation")],
+        ply: Annotated[int, Query(ge=0, le=MAX_PLY, description="the ply of the view the preview is for")],
+        x_seat_token: SeatTokens = None,
+        narrow: Annotated[bool, Query(description="the picture laid out for a phone")] = False,
+    ) -> dict[str, Any]:
+        found = await room(game_id)
+        overlay = hub().preview(found, tokens_from(x_seat_token), move, ply, narrow, account)
+        return {"move": move, "ply": ply, "svg": overlay}
+
     @app.post("/api/games/{game_id}/seats/{seat}/claim", responses=ERRORS, summary="Take an open seat")
     async def claim(game_id: str, seat: Annotated[int, Path(ge=1, le=MAX_SEATS)], account: Player,
                     body: ClaimIn | None = None) -> SeatLink:

@@ -37,6 +37,7 @@ from tileworks.core.registry import registered_games
 from tileworks.agents import SERVED_LIMITS, Agent, check_plays, make, over_limit, parse_spec
 from tileworks.core import SPECTATOR, IllegalActionError, State, sample_chance
 from tileworks.core.records import make_record
+from tileworks.core.svg import preview_overlay
 from tileworks.core.text import seat_name
 from tileworks.server import clocks, ratings
 from tileworks.server.errors import ServerError
@@ -474,6 +475,29 @@ class Hub:
             await self._commit(room, action)
         await self.join(room, held)
         await self._moved(room)
+
+    def preview(self, room: Room, tokens: list[str], text: Any, ply: int, narrow: bool = False,
+                account: Account | None = None) -> str | None:
+        """What the mover's move ``text`` would change on their picture
+        (``core.svg.preview_overlay``), before they make it; only the seat to
+        move may ask, for the position it sees (``ply``), and it changes nothing."""
+        held = self.seats_of(room, tokens, account, required=True)
+        state = room.state
+        if room.over:
+            raise ServerError(409, _("the game is over"))
+        if ply != room.row.version:
+            raise ServerError(409, _("stale move: it was sent for ply {ply}, but the game is at ply {now}",
+                                     ply=ply, now=room.row.version))
+        mover = state.current_player()
+        if mover not in held:
+            raise ServerError(409, _("not your turn: {mover} is to move", mover=seat_name(mover)))
+        try:
+            action = state.string_to_action(text)
+        except ValueError as error:
+            raise ServerError(400, str(error)) from None
+        now = _cached(room, room.narrow_pictures if narrow else room.pictures, mover, lambda seen: state.svg(seen, narrow))
+        after = state.svg_after(action, mover, narrow) if hasattr(state, "svg_after") else state.child(action).svg(mover, narrow)
+        return preview_overlay(now, after)
 
     async def _commit(self, room: Room, action: int, timed_out: bool = False) -> None:
         """Apply ``action`` (legal, checked under the room's lock) and what

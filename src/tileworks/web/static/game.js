@@ -205,6 +205,7 @@ function draw() {
       const click = next.find((c) => !("button" in c) && matches(element, c));
       if (click) {
         clickable(element, clickLabel(click), () => picked.push(click));
+        previewOn(element, completedBy(click));
         continue;
       }
       for (let level = picked.length - 1; level >= 0; level--) {
@@ -226,6 +227,7 @@ function draw() {
     if ("button" in click && !labels.has(click.button)) {
       labels.add(click.button);
       const choose = button(click.button, () => { picked.push(click); draw(); });
+      previewOn(choose, completedBy(click));
       if (!/\s/.test(click.button)) {  // one word: notation (a Tiles orientation, N E S W), not a sentence
         choose.setAttribute("translate", "no");
         choose.title = _("orientation {tile}", { tile: click.button });
@@ -254,6 +256,49 @@ function draw() {
     ? [before, ...steps.flatMap((step, i) => (i ? [" → ", step] : [step])), after] : []));
   $("hint").textContent = current.choices.length ? _("Click a highlighted piece, or type a move.") : "";
   $("typed").disabled = !current.choices.length;
+}
+
+// a preview: pointing at (or focusing) the piece or button that would
+// complete a move shows what the move would change on the board, drawn by
+// the server from the position after it (the new shapes, laid over the
+// picture and not clickable), before the click makes it
+const previews = new Map();  // "ply move narrow" -> the overlay's SVG (null: nothing to show)
+let previewing = null;
+
+// the one move that ``click``, as the next step, would complete (null: none yet)
+function completedBy(click) {
+  const level = picked.length;
+  const moves = candidates().filter((c) => c.clicks.length > level && sameClick(c.clicks[level], click));
+  return moves.length === 1 ? moves[0].move : null;
+}
+
+function previewOn(element, move) {
+  if (!move) return;
+  const show = () => { previewing = move; showPreview(move); };
+  const hide = () => { previewing = null; hidePreview(); };
+  element.addEventListener("pointerenter", show);
+  element.addEventListener("focus", show);
+  element.addEventListener("pointerleave", hide);
+  element.addEventListener("blur", hide);
+}
+
+async function showPreview(move) {
+  const key = current.ply + " " + move + " " + NARROW.matches;
+  if (!previews.has(key)) {
+    const query = "move=" + encodeURIComponent(move) + "&ply=" + current.ply + (NARROW.matches ? "&narrow=true" : "");
+    const response = await fetch("/api/games/" + gameId + "/preview?" + query, { headers: { "X-Seat-Token": tokens.join(",") } });
+    previews.set(key, response.ok ? (await response.json()).svg : null);
+  }
+  const overlay = previews.get(key);
+  const svg = $("board").querySelector("svg");
+  hidePreview();
+  if (!overlay || !svg || previewing !== move) return;
+  const parsed = new DOMParser().parseFromString('<svg xmlns="http://www.w3.org/2000/svg">' + overlay + "</svg>", "image/svg+xml");
+  svg.append(document.importNode(parsed.documentElement.firstElementChild, true));
+}
+
+function hidePreview() {
+  for (const group of document.querySelectorAll("#board svg g.preview")) group.remove();
 }
 
 // your turn, told beyond the page: the tab's title and icon change, and a
