@@ -76,3 +76,17 @@ def test_every_game_previews_its_moves(api, game):
             previewed += answer.json()["svg"] is not None
         api.play(game_id, tokens[mover])
     assert previewed >= 12  # most moves show something (a KILN push shows the tiles it shifts)
+
+
+@pytest.mark.parametrize("game", ["kiln", "azul", "tiles", "tuileries"])
+def test_a_lobby_card_picture_is_drawn_for_its_size_and_every_letter_on_it_is_legible(api, game):
+    from xml.etree import ElementTree
+
+    answer = api.client.get(f"/pictures/{game}.svg")
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("image/svg+xml")
+    root = ElementTree.fromstring(answer.text)
+    _x, _y, width, height = map(float, root.get("viewBox").split())
+    scale = min(240 / width, 176 / height)  # a card's picture box: 15rem by 11rem
+    sizes = [float(t.get("font-size")) * scale for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert not sizes or min(sizes) >= 11, (game, min(sizes))  # (Tiles' card has no letters at all)
+    assert width <= 400  # a close-up, not the whole table shrunk

@@ -51,3 +51,18 @@ def test_a_game_page_has_no_serious_violations(server, browser, game):
     page.wait_for_timeout(100)
     assert serious_violations(page) == []
     page.close()
+
+
+@pytest.mark.parametrize("game", ["kiln", "azul", "tiles", "tuileries"])
+def test_the_dark_theme_has_no_serious_violations_either(server, browser, game):
+    created = create(server, game, ["human", "random"])
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="dark")
+    page = context.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector(".card img")
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(28, 26, 23)"  # the dark page
+    assert serious_violations(page) == []
+    page.goto(f"{server.url}/play/{created['id']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("#board svg .target")
+    assert serious_violations(page) == []
+    context.close()

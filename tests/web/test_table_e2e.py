@@ -173,3 +173,36 @@ def test_pointing_at_the_last_step_of_a_move_previews_it(server, browser, game):
     page.mouse.move(1, 1)  # the pointer leaves: the preview goes
     page.wait_for_selector("#board svg g.preview", state="detached")
     page.close()
+
+
+SCREENS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("locale", ["en-US", "ja-JP"])
+def test_screenshots_of_every_game_on_a_desktop_and_a_phone(server, browser, theme, locale):
+    """Screenshots for people to look at (tests/web/artifacts/): every game,
+    a desktop and a phone, light and dark, English and Japanese; and the
+    header's button chooses the theme, remembered across pages."""
+    from tests.web.test_e2e import ARTIFACTS
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    for screen, size in SCREENS.items():
+        phone = screen == "phone"
+        context = browser.new_context(viewport=size, locale=locale, device_scale_factor=2 if phone else 1,
+                                      is_mobile=phone, has_touch=phone)
+        page = context.new_page()
+        page.goto(server.url + "/")
+        page.wait_for_selector(".card img")
+        while page.evaluate("document.documentElement.dataset.theme") != theme:  # auto -> light -> dark
+            page.click("#theme")
+        lang = locale[:2]
+        page.screenshot(path=str(ARTIFACTS / f"lobby-{screen}-{theme}-{lang}.png"), full_page=True)
+        for game in ("kiln", "azul", "tiles", "tuileries"):
+            created = create(server, game, ["human", "random"])
+            page.goto(f"{server.url}/play/{created['id']}#token={created['seats'][0]['token']}")
+            page.wait_for_selector("#board svg")
+            assert page.evaluate("document.documentElement.dataset.theme") == theme  # remembered
+            page.screenshot(path=str(ARTIFACTS / f"{game}-{screen}-{theme}-{lang}.png"), full_page=not phone)
+        context.close()
+    assert len(list(ARTIFACTS.glob(f"*-{theme}-{locale[:2]}.png"))) >= 10

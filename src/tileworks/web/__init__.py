@@ -47,6 +47,10 @@ def _words() -> dict[str, str]:
         "Language": _("Language"),
         "Move": _("Move"),
         "Sound on my turn": _("Sound on my turn"),
+        "Theme": _("Theme"),
+        "theme: as the system": _("theme: as the system"),
+        "theme: light": _("theme: light"),
+        "theme: dark": _("theme: dark"),
         "Notify me on my turn": _("Notify me on my turn"),
         "Moves": _("Moves"),
         "Options": _("Options"),
@@ -103,12 +107,16 @@ def page(request: Request, title: str, body: str, script: str | None) -> HTMLRes
     response = HTMLResponse(
         f'<!doctype html>\n<html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<title>{escape(title)}</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/static/style.css"></head>'
+        f'<title>{escape(title)}</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/static/style.css">'
+        # the theme chosen in the header, before the first paint (no flash of the other one)
+        '<script>document.documentElement.dataset.theme = localStorage.getItem("tileworks-theme") || "";</script></head>'
         f'<body><header><a href="/" class="brand">tileworks</a>'
         f'<nav aria-label="{w["Rules"]}">{_rules_links()}</nav>'
         f'<nav id="account" aria-label="{w["Account"]}"><a href="/leaderboards">{w["Leaderboards"]}</a> '
         f'<a id="me" href="/account">{w["Log in"]}</a></nav>'
-        f'<nav class="languages" aria-label="{w["Language"]}">{switch}</nav></header>'
+        f'<nav class="languages" aria-label="{w["Language"]}">{switch}'
+        f'<button id="theme" type="button" aria-label="{w["Theme"]}" data-auto="{w["theme: as the system"]}" '
+        f'data-light="{w["theme: light"]}" data-dark="{w["theme: dark"]}"></button></nav></header>'
         f'<main>{body}</main>'
         f'<script id="strings" type="application/json">{strings}</script>{scripts}</body></html>'
     )
@@ -253,14 +261,17 @@ def leaderboard_body() -> str:
 
 @functools.lru_cache(maxsize=64)
 def opening_picture(game: str, lang: str) -> str:
-    """The position after a game's set-up (a fixed deal), drawn for a
-    spectator in ``lang``: no hand or bag is shown."""
+    """A game's picture for its lobby card, in ``lang``: the render module's
+    ``render_card`` (a close-up drawn for the card's size, from the view of
+    the position after a fixed set-up) where it has one, else that position
+    as a spectator sees it (no hand or bag is shown)."""
     state = tileworks.load_game(game).new_initial_state()
     rng = random.Random(1)
     while state.is_chance_node():
         state.apply_action(sample_chance(state, rng))
+    card = getattr(getattr(state, "render", None), "render_card", None)  # a close-up drawn for the card's size
     with language(lang):
-        return state.svg(SPECTATOR)
+        return card(state.view(SPECTATOR)) if card else state.svg(SPECTATOR)
 
 
 def add_pages(app: FastAPI) -> None:

@@ -124,3 +124,11 @@ def render_svg(view: dict[str, Any]) -> str:
                      anchor="start")
     svg.text(pad, y + 30, view["decision"], size=13, anchor="start")
     return svg.render(width, y + 42, _("Dominoes: {decision}", decision=view["decision"]))
+
+
+def render_card(view: dict[str, Any]) -> str:
+    """The lobby card's picture: a short line of dominoes, large, no words."""
+    svg = Svg()
+    for i, (a, b) in enumerate(((6, 6), (6, 3), (3, 5))):
+        _domino(svg, 8 + i * (2 * HALF + 4), 8 + i * 14, a, b)
+    return svg.render(16 + 3 * (2 * HALF + 4), 16 + HALF + 28, "Dominoes")

@@ -273,3 +273,26 @@ def render_svg_narrow(view: dict[str, Any]) -> str:
     height = top + 18
     svg.text(pad, height - 6, view["decision"], size=11, anchor="start")
     return svg.render(max(right, pad + board_w) + pad, height, _title(view))
+
+
+def render_card(view: dict[str, Any]) -> str:
+    """The lobby card's picture, legible at card size: a factory of the
+    opening deal and a corner of a wall with its pattern, no words."""
+    from tileworks.core.svg import Svg
+
+    svg, tile = Svg(), 34
+    radius = tile * 1.55
+    cx, cy = 12 + radius, 12 + radius
+    svg.circle(cx, cy, radius, fill="#f7efe0", stroke="#b9a27a", stroke_width=2)
+    for j, letter in enumerate(view["factories"][0]):
+        _svg_tile(svg, cx - tile + (j % 2) * tile + 1, cy - tile + (j // 2) * tile + 1, letter, tile)
+    left = 12 + 2 * radius + 26
+    for row in range(3):
+        for column in range(3):
+            x, y = left + column * tile, 14 + row * tile
+            pattern = COLOUR_LETTERS[wall_colour(row, column)]
+            if (row + column) % 2 == 0:
+                _svg_tile(svg, x, y, pattern, tile)
+            else:
+                svg.rect(x, y, tile - 2, tile - 2, rx=3, fill=SVG_PALE[pattern], stroke="#c9b48c")
+    return svg.render(left + 3 * tile + 10, 2 * radius + 24, "Azul")

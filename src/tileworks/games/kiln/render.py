@@ -246,3 +246,18 @@ def render_svg_narrow(view: dict[str, Any]) -> str:
     with cells and sale handles as large as the kiln's, so that on a 390 px
     phone every one is at least 40 px across."""
     return render_svg(view, narrow=True)
+
+
+def render_card(view: dict[str, Any]) -> str:
+    """The lobby card's picture: the filled kiln of the opening position, its
+    cells large enough to read, no words."""
+    from tileworks.core.svg import Svg
+
+    svg, cell = Svg(), 26
+    for r, row in enumerate(view["kiln"]):
+        for c, letter in enumerate(row):
+            x, y = 8 + c * cell, 8 + r * cell
+            svg.rect(x, y, cell - 3, cell - 3, rx=4, fill=SVG_FILL.get(letter, "#eee"), stroke="#777")
+            svg.cue(x, y, cell - 3, letter, dark=letter == "Y")
+    width = 16 + 6 * cell
+    return svg.render(width, width, "KILN")

@@ -147,3 +147,18 @@ def render_svg(view: dict[str, Any]) -> str:
              size=11, anchor="start")
     svg.text(pad, y + 22, view["decision"], size=12, anchor="start")
     return svg.render(width, y + 32, _("Tiles: {decision}", decision=view["decision"]))
+
+
+#: a few tiles as they might lie mid-game, matching where they touch (north, east, south, west;
+#: the second row is drawn south of the first)
+CARD_LAYOUT = ((0, 0, "wgbw"), (1, 0, "wwgg"), (2, 0, "bbgw"), (0, 1, "bwbb"), (1, 1, "gbgw"), (2, 1, "gbwb"))
+
+
+def render_card(view: dict[str, Any]) -> str:
+    """The lobby card's picture: a few tiles laid edge to edge, large, no words."""
+    from tileworks.core.svg import Svg
+
+    svg, size = Svg(), 52
+    for x, y, code in CARD_LAYOUT:
+        _svg_tile(svg, 8 + x * size, 8 + y * size, code, size)
+    return svg.render(16 + 3 * size, 16 + 2 * size, "Tiles")

@@ -128,3 +128,23 @@ def render_svg(view: dict[str, Any]) -> str:
     svg.text(pad, y + 12, _("tiles in hand  {sizes}", sizes=sizes), size=11, anchor="start")
     svg.text(pad, y + 30, view["decision"], size=12, anchor="start")
     return svg.render(width, y + 40, _("Tuileries: {decision}", decision=view["decision"]))
+
+
+#: a corner of a game in progress: (file, rank from the top, tile)
+CARD_TILES = ((0, 0, "rkd"), (1, 0, "rnd"), (1, 1, "bnh"), (2, 1, "bqh"), (3, 0, "gjs"))
+
+
+def render_card(view: dict[str, Any]) -> str:
+    """The lobby card's picture: a corner of the board with a circle square
+    and a few tiles, large enough to read their value and sign."""
+    from tileworks.core.svg import Svg
+
+    svg, size = Svg(), 50
+    for f in range(4):
+        for r in range(2):
+            x, y = 8 + f * size, 8 + r * size
+            svg.rect(x, y, size, size, fill="#efe7d6" if (f + r) % 2 else "#f8f3ea", stroke="#c9b48c")
+    svg.circle(8 + 2.5 * size, 8 + 0.5 * size, size / 2 - 4, fill="none", stroke="#b05a2a", stroke_width=2)
+    for f, r, tile in CARD_TILES:
+        _svg_tile(svg, 8 + f * size, 8 + r * size, tile, size)
+    return svg.render(16 + 4 * size, 16 + 2 * size, "Tuileries")

@@ -172,3 +172,26 @@ function ratingChange(change) {
   const by = change.after - change.before;
   return change.after.toFixed(1) + " (" + (by > 0 ? "+" : by < 0 ? "−" : "±") + Math.abs(by).toFixed(1) + ")";
 }
+
+// the theme: as the system says, light or dark; the header's button steps
+// through them and the browser remembers the choice
+const THEMES = ["", "light", "dark"];
+function drawTheme() {
+  const button = document.getElementById("theme");
+  if (!button) return;
+  const theme = document.documentElement.dataset.theme || "";
+  button.textContent = theme === "dark" ? "☾" : theme === "light" ? "☀" : "◐";
+  button.title = button.dataset[theme || "auto"];
+  button.setAttribute("aria-label", button.title);
+}
+const themeButton = document.getElementById("theme");
+if (themeButton) {
+  themeButton.addEventListener("click", () => {
+    const now = THEMES.indexOf(document.documentElement.dataset.theme || "");
+    const next = THEMES[(now + 1) % THEMES.length];
+    document.documentElement.dataset.theme = next;
+    localStorage.setItem("tileworks-theme", next);
+    drawTheme();
+  });
+  drawTheme();
+}
