@@ -336,11 +336,14 @@ def test_every_piece_and_button_to_tap_is_44_pixels_on_a_phone(server, browser, 
     phone.close()
 
 
-def test_a_game_page_weighs_under_200_kb_before_pictures(server, browser):
-    """Everything a game page loads but pictures: the page, its styles and
-    scripts, and the first view over the WebSocket (the board's SVG aside)."""
+@pytest.mark.parametrize("locale", ["en-US", "ja-JP"])
+def test_a_game_page_weighs_under_150_kb_before_pictures(server, browser, locale):
+    """Everything a game page loads but pictures: the page (with the
+    translations its scripts use), its styles and scripts, and the first
+    view over the WebSocket (the board's SVG aside)."""
     created = create(server, "kiln", ["human", "random"])
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale=locale)
+    page = context.new_page()
     loaded = []
     page.on("requestfinished", lambda request: loaded.append(
         (request.resource_type, request.url, request.sizes()["responseBodySize"])))
@@ -353,9 +356,9 @@ def test_a_game_page_weighs_under_200_kb_before_pictures(server, browser):
     first_view = json.loads(frames[0])
     picture = len(first_view.pop("svg").encode())
     weight = sum(size for kind, _url, size in loaded if kind != "image") + len(json.dumps(first_view).encode())
-    print(f"game page: {weight / 1000:.1f} kB before pictures, the board's SVG {picture / 1000:.1f} kB")
-    assert weight < 200_000, loaded
-    page.close()
+    print(f"game page ({locale}): {weight / 1000:.1f} kB before pictures, the board's SVG {picture / 1000:.1f} kB")
+    assert weight < 150_000, loaded
+    context.close()
 
 
 def _boxes(page):

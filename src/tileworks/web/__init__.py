@@ -95,10 +95,26 @@ def _words() -> dict[str, str]:
     }.items()}
 
 
+@functools.lru_cache(maxsize=None)
+def script_strings(lang: str) -> dict[str, str]:
+    """The translations the pages' scripts look up (the strings their code
+    marks with ``_``), not the whole catalog: what every page carries inline.
+    English needs none."""
+    if lang == "en":
+        return {}
+    from babel.messages.extract import extract_from_file
+
+    marked = {message for path in sorted(STATIC.glob("*.js"))
+              for _line, message, _comments, _context in extract_from_file("javascript", path, keywords={"_": None})
+              if isinstance(message, str)}
+    translated = catalog(lang)
+    return {message: translated[message] for message in sorted(marked) if message in translated}
+
+
 def page(request: Request, title: str, body: str, script: str | None) -> HTMLResponse:
     lang = current_language()
     w = _words()
-    strings = json.dumps(catalog(lang) if lang != "en" else {}, ensure_ascii=False).replace("</", "<\\/")
+    strings = json.dumps(script_strings(lang), ensure_ascii=False).replace("</", "<\\/")
     switch = " ".join(
         f'<a href="?lang={code}" lang="{code}"' + (' aria-current="true"' if code == lang else "") + f">{LANGUAGE_NAMES[code]}</a>"
         for code in LANGUAGES
