@@ -27,8 +27,8 @@ def test_an_azul_draft_previews_the_tiles_on_the_line_and_the_floor():
     state = azul_position(tileworks.load_game("azul"), factories=["rrrb", "yykk", "", "", ""], centre="")
     action = state.string_to_action("1r2")
     overlay = preview_overlay(state.svg(0), state.svg_after(action, 0))
-    drawn = shapes(overlay)
-    assert len(drawn) == 4  # 2 on line 2, 1 on the floor, 1 blue in the centre
+    faces = re.findall(r'fill="(#[0-9a-f]{6})" stroke="#555"', overlay)  # each tile's face (shadow and glaze aside)
+    assert sorted(faces) == ["#2f6fd0", "#d8443c", "#d8443c", "#d8443c"]  # 2 red on line 2, 1 on the floor, blue to the centre
     assert overlay.startswith('<g class="preview" pointer-events="none">')
     assert state.to_json() == azul_position(tileworks.load_game("azul"), factories=["rrrb", "yykk", "", "", ""],
                                             centre="").to_json()  # the state is untouched
@@ -37,7 +37,9 @@ def test_an_azul_draft_previews_the_tiles_on_the_line_and_the_floor():
 def test_a_tuileries_placement_previews_the_tile_on_its_square_and_nothing_else():
     state = tuileries_position(tileworks.load_game("tuileries"), board={"c3": "rnd"}, hands=[["bks", "gqh"], ["yjc"]])
     overlay = preview_overlay(state.svg(0), state.svg_after(state.string_to_action("bks@f3"), 0))
-    assert overlay is not None and 1 <= len(shapes(overlay)) <= 2  # the tile on f3; the hand keeps its layout
+    faces = re.findall(r'fill="(#[0-9a-f]{6})" stroke="#333"', overlay)
+    assert faces == ["#2f6fd0"]  # the blue tile's face on f3, with its shadow and glaze; the hand keeps its layout
+    assert len(shapes(overlay)) <= 4
 
 
 def test_the_api_previews_for_the_mover_only_and_changes_nothing(api):

@@ -125,7 +125,7 @@ TILE = 22
 def _svg_tile(svg: Any, x: float, y: float, letter: str, size: float = TILE, **data: Any) -> None:
     """A tile with its colour's letter, one group so that they move together."""
     svg.open_group(**data)
-    svg.rect(x, y, size - 2, size - 2, rx=3, fill=SVG_FILL[letter], stroke="#555")
+    svg.tile(x, y, size - 2, size - 2, SVG_FILL[letter], stroke="#555")
     svg.cue(x, y, size - 2, letter.upper(), dark=letter in "yw")
     svg.close_group()
 
@@ -136,7 +136,7 @@ def _svg_factories(svg: Any, view: dict[str, Any], left: float, top: float, per_
     x, y, right = left, top, left
     for number, tiles in enumerate(view["factories"], start=1):
         cx, cy = x + radius, y + radius
-        svg.circle(cx, cy, radius, fill="#f7efe0", stroke="#b9a27a", data_source=str(number))
+        svg.circle(cx, cy, radius, fill=svg.paint("ceramic"), stroke="#b9a27a", data_source=str(number))
         for i, letter in enumerate(tiles):
             _svg_tile(svg, cx - tile + (i % 2) * tile + 1, cy - tile + (i // 2) * tile + 1, letter, tile,
                       data_source=str(number), data_colour=letter)
@@ -176,7 +176,7 @@ def _svg_board(svg: Any, view: dict[str, Any], seat_index: int, bx: float, by: f
     mover = view["to_move"] == seat_index
     grey = view["variant"] == "grey"
     svg.open_group(data_seat=str(seat_index))
-    svg.rect(bx, by, width, height, rx=8, fill="#faf6ee", stroke="#d08a2a" if mover else "#b9a27a",
+    svg.rect(bx, by, width, height, rx=8, fill=svg.paint("paper"), stroke="#d08a2a" if mover else "#b9a27a",
              stroke_width=3 if mover else 1)
     label = points_of(seat["name"], seat["points"])
     if seat.get("starter"):

@@ -171,7 +171,10 @@ def render_svg(view: dict[str, Any], cell: int = 28, narrow: bool = False) -> st
     svg.text(pad, 13, _("KILN — turn {turn} — goal {goal}", turn=view["turn"], goal=view["goal"]), size=12, anchor="start")
 
     def square(x: float, y: float, letter: str, size: int = cell, **data: Any) -> None:
-        svg.rect(x, y, size - 2, size - 2, rx=3, fill=SVG_FILL.get(letter, "#eee"), stroke="#999", **data)
+        if letter in "RBGYK":  # a tile, glazed, lying on the board
+            svg.tile(x, y, size - 2, size - 2, SVG_FILL[letter], stroke="#999", **data)
+        else:
+            svg.rect(x, y, size - 2, size - 2, rx=3, fill=SVG_FILL.get(letter, "#eee"), stroke="#999", **data)
         if letter in "RBGYK" and size >= 12:
             svg.cue(x, y, size - 2, letter, dark=letter == "Y")
 
@@ -257,7 +260,7 @@ def render_card(view: dict[str, Any]) -> str:
     for r, row in enumerate(view["kiln"]):
         for c, letter in enumerate(row):
             x, y = 8 + c * cell, 8 + r * cell
-            svg.rect(x, y, cell - 3, cell - 3, rx=4, fill=SVG_FILL.get(letter, "#eee"), stroke="#777")
+            svg.tile(x, y, cell - 3, cell - 3, SVG_FILL.get(letter, "#eee"), rx=4, stroke="#777")
             svg.cue(x, y, cell - 3, letter, dark=letter == "Y")
     width = 16 + 6 * cell
     return svg.render(width, width, "KILN")

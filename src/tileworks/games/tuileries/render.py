@@ -85,7 +85,7 @@ def _svg_tile(svg: Any, x: float, y: float, name: str, size: float, **data: Any)
     colour, value, sign = name
     svg.open_group(**data)
     svg.rect(x, y, size, size, fill="#fff", fill_opacity="0", class_="hit")  # the whole square answers a click or a tap
-    svg.rect(x + 2, y + 2, size - 4, size - 4, rx=5, fill=SVG_FILL[colour], stroke="#333")
+    svg.tile(x + 2, y + 2, size - 4, size - 4, SVG_FILL[colour], rx=5, stroke="#333")
     svg.text(x + size / 2, y + size / 2 + 1, SVG_VALUE[value], size=size * 0.36, fill="#fff", font_weight="bold")
     svg.text(x + size / 2, y + size - 7, SVG_SIGN[sign], size=size * 0.28, fill="#fff")
     svg.close_group()
