@@ -46,6 +46,19 @@ def create(server, game, seats, **options):
     return response.json()
 
 
+def click_first(page) -> bool:
+    """Click the first highlighted shape, or else the first move button; False when there is neither."""
+    targets = page.locator("#board svg .target")
+    buttons = page.locator("#buttons button:not(.cancel)")
+    if targets.count():
+        targets.first.click()
+    elif buttons.count():
+        buttons.first.click()
+    else:
+        return False
+    return True
+
+
 def click_to_the_end(page, seconds=240, over="Game over"):
     """Click the first highlighted shape (or the first move button) until the game is over."""
     deadline = time.monotonic() + seconds
@@ -53,14 +66,7 @@ def click_to_the_end(page, seconds=240, over="Game over"):
     while time.monotonic() < deadline:
         if over in page.inner_text("#status"):
             return clicks
-        targets = page.locator("#board svg .target")
-        buttons = page.locator("#buttons button:not(.cancel)")
-        if targets.count():
-            targets.first.click()
-            clicks += 1
-        elif buttons.count():
-            buttons.first.click()
-            clicks += 1
+        clicks += click_first(page)
         page.wait_for_timeout(60)
     raise AssertionError(f"no end after {clicks} clicks: {page.inner_text('#status')}")
 

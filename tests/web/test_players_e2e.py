@@ -9,7 +9,7 @@ import time
 
 import httpx
 
-from tests.web.test_e2e import ARTIFACTS, browser, create, server  # noqa: F401 (fixtures)
+from tests.web.test_e2e import ARTIFACTS, browser, click_first, create, server  # noqa: F401 (fixtures)
 
 PASSWORD = "violet kiln tortoise 42"
 
@@ -29,12 +29,7 @@ def play_by_clicks(pages, seconds=240):
         if all("Game over" in p.inner_text("#status") for p in pages):
             return
         for page in pages:
-            targets = page.locator("#board svg .target")
-            buttons = page.locator("#buttons button:not(.cancel)")
-            if targets.count():
-                targets.first.click()
-            elif buttons.count():
-                buttons.first.click()
+            click_first(page)
         pages[0].wait_for_timeout(40)
     raise AssertionError("the game did not end")
 

@@ -11,7 +11,7 @@ import time
 import httpx
 import pytest
 
-from tests.web.test_e2e import browser, create, server  # noqa: F401 (fixtures)
+from tests.web.test_e2e import browser, click_first, create, server  # noqa: F401 (fixtures)
 
 OUTLINE = "rgb(122, 63, 196)"  # the last move's colour (style.css)
 
@@ -30,12 +30,7 @@ def make_one_move(page):
     deadline = time.monotonic() + 30
     while not page.locator("#moves > li").count():
         assert time.monotonic() < deadline, "no move was made"
-        targets = page.locator("#board svg .target")
-        buttons = page.locator("#buttons button:not(.cancel)")
-        if targets.count():
-            targets.first.click()
-        elif buttons.count():
-            buttons.first.click()
+        click_first(page)
         page.wait_for_timeout(60)
 
 

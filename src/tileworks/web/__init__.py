@@ -111,6 +111,16 @@ def script_strings(lang: str) -> dict[str, str]:
     return {message: translated[message] for message in sorted(marked) if message in translated}
 
 
+#: the theme chosen in the header ("" follows the system), and the scheme it
+#: comes to, set before the first paint and kept up with the system's
+THEME_SCRIPT = (
+    '(() => { const root = document.documentElement, system = matchMedia("(prefers-color-scheme: dark)");'
+    'window.applyScheme = () => { root.dataset.scheme = root.dataset.theme || (system.matches ? "dark" : "light"); };'
+    'root.dataset.theme = localStorage.getItem("tileworks-theme") || "";'
+    'applyScheme(); system.addEventListener("change", applyScheme); })();'
+)
+
+
 def page(request: Request, title: str, body: str, script: str | None) -> HTMLResponse:
     lang = current_language()
     w = _words()
@@ -125,7 +135,7 @@ def page(request: Request, title: str, body: str, script: str | None) -> HTMLRes
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<title>{escape(title)}</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/static/style.css">'
         # the theme chosen in the header, before the first paint (no flash of the other one)
-        '<script>document.documentElement.dataset.theme = localStorage.getItem("tileworks-theme") || "";</script></head>'
+        f'<script>{THEME_SCRIPT}</script></head>'
         f'<body><header><a href="/" class="brand">tileworks</a>'
         f'<nav aria-label="{w["Rules"]}">{_rules_links()}</nav>'
         f'<nav id="account" aria-label="{w["Account"]}"><a href="/leaderboards">{w["Leaderboards"]}</a> '

@@ -191,6 +191,7 @@ if (themeButton) {
     const next = THEMES[(now + 1) % THEMES.length];
     document.documentElement.dataset.theme = next;
     localStorage.setItem("tileworks-theme", next);
+    applyScheme();  // (defined in the page's head)
     drawTheme();
   });
   drawTheme();
