@@ -302,15 +302,15 @@ class Trainer:
                 self.params, self.opt_state, parts = self.learn(self.params, self.opt_state, batch)
                 losses.append(parts)
         policy_loss, value_loss = (float(np.mean([float(p[i]) for p in losses])) for i in (0, 1))
-        self.iteration += 1
-        self.decisions += positions
-        self.finished += int(trajectory.ended.sum())
-        self.seconds += time.perf_counter() - started
-        progress = Progress(self.iteration, config.iterations, self.decisions, self.finished, policy_loss, value_loss,
-                            self.seconds)
-        self._log({"iteration": self.iteration, "decisions": self.decisions, "games": self.finished,
-                   "policy_loss": policy_loss, "value_loss": value_loss, "seconds": round(self.seconds, 2)})
-        return progress
+        iteration, decisions = self.iteration + 1, self.decisions + positions
+        finished, seconds = self.finished + int(trajectory.ended.sum()), self.seconds + time.perf_counter() - started
+        # the iteration's line first, then its counts, the iteration number last: a stop
+        # (KeyboardInterrupt) before that keeps the iteration before, whole, with its line
+        self._log({"iteration": iteration, "decisions": decisions, "games": finished,
+                   "policy_loss": policy_loss, "value_loss": value_loss, "seconds": round(seconds, 2)})
+        self.decisions, self.finished, self.seconds = decisions, finished, seconds
+        self.iteration = iteration
+        return Progress(iteration, config.iterations, decisions, finished, policy_loss, value_loss, seconds)
 
     def evaluate(self) -> dict[str, float]:
         """The current network (``net``, NumPy) against each opponent: its score
