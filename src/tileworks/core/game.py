@@ -424,6 +424,12 @@ class State(ABC):
 
         return text_picture(self.observation_string(viewer), self.decision())
 
+    def svg_after(self, action: int, viewer: int, narrow: bool = False) -> str:
+        """The picture once ``action`` is made, as ``viewer`` sees it (for a
+        preview, ``core.svg.preview_overlay``); games drawn from views keep
+        this picture's frame (``DelegatingState.svg_after``)."""
+        return self.child(action).svg(viewer, narrow)
+
     def view_as(self, viewer: int) -> "Picture":
         """What ``viewer`` sees, to show in a notebook: a seat's own hand
         appears only here, never in the state's own picture.

@@ -455,23 +455,7 @@ class Hub:
     async def move(self, room: Room, tokens: list[str], text: Any, ply: int, account: Account | None = None) -> None:
         held = self.seats_of(room, tokens, account, required=True)
         async with room.lock:
-            state = room.state
-            if room.over:
-                raise ServerError(409, _("the game is over"))
-            out = room.out_of_time()
-            if all(seat in out for seat in held):
-                raise ServerError(409, _("{seat}'s clock ran out: the computer makes its moves to the end",
-                                         seat=seat_name(held[0])))
-            if ply != room.row.version:
-                raise ServerError(409, _("stale move: it was sent for ply {ply}, but the game is at ply {now}",
-                                         ply=ply, now=room.row.version))
-            mover = state.current_player()
-            if mover not in held or mover in out:
-                raise ServerError(409, _("not your turn: {mover} is to move", mover=seat_name(mover)))
-            try:
-                action = state.string_to_action(text)
-            except ValueError as error:
-                raise ServerError(400, str(error)) from None
+            action = self._checked_action(room, held, text, ply, room.out_of_time())
             await self._commit(room, action)
         await self.join(room, held)
         await self._moved(room)
@@ -483,21 +467,32 @@ class Hub:
         move may ask, for the position it sees (``ply``), and it changes nothing."""
         held = self.seats_of(room, tokens, account, required=True)
         state = room.state
+        action = self._checked_action(room, held, text, ply)
+        mover = state.current_player()
+        now = _cached(room, room.narrow_pictures if narrow else room.pictures, mover, lambda seen: state.svg(seen, narrow))
+        return preview_overlay(now, state.svg_after(action, mover, narrow))
+
+    @staticmethod
+    def _checked_action(room: Room, held: list[int], text: Any, ply: int, out: set[int] = frozenset()) -> int:  # type: ignore[assignment]
+        """The action ``text`` names for the seat to move, which ``held``
+        must hold (and not be out of time: ``out``), in the position at
+        ``ply``; else the ServerError that says why."""
+        state = room.state
         if room.over:
             raise ServerError(409, _("the game is over"))
+        if out and all(seat in out for seat in held):
+            raise ServerError(409, _("{seat}'s clock ran out: the computer makes its moves to the end",
+                                     seat=seat_name(held[0])))
         if ply != room.row.version:
             raise ServerError(409, _("stale move: it was sent for ply {ply}, but the game is at ply {now}",
                                      ply=ply, now=room.row.version))
         mover = state.current_player()
-        if mover not in held:
+        if mover not in held or mover in out:
             raise ServerError(409, _("not your turn: {mover} is to move", mover=seat_name(mover)))
         try:
-            action = state.string_to_action(text)
+            return state.string_to_action(text)
         except ValueError as error:
             raise ServerError(400, str(error)) from None
-        now = _cached(room, room.narrow_pictures if narrow else room.pictures, mover, lambda seen: state.svg(seen, narrow))
-        after = state.svg_after(action, mover, narrow) if hasattr(state, "svg_after") else state.child(action).svg(mover, narrow)
-        return preview_overlay(now, after)
 
     async def _commit(self, room: Room, action: int, timed_out: bool = False) -> None:
         """Apply ``action`` (legal, checked under the room's lock) and what
@@ -792,11 +787,17 @@ def log_entry(state: State, action: int) -> dict[str, Any]:
     once it is made)."""
     clicks = getattr(getattr(state, "notation", None), "clicks", None)
     made = [c for c in clicks(state, action) if "button" not in c] if clicks else []
-    words = {}
+    return {"seat": state.current_player(), "move": state.action_to_string(action), "clicks": made,
+            "words": in_every_language(lambda: state.describe(action))}
+
+
+def in_every_language(make: Any) -> dict[str, Any]:
+    """``make()`` said in each language, by language code."""
+    said = {}
     for code in LANGUAGES:
         with language(code):
-            words[code] = state.describe(action)
-    return {"seat": state.current_player(), "move": state.action_to_string(action), "clicks": made, "words": words}
+            said[code] = make()
+    return said
 
 
 def score_entry(entry: dict[str, Any], before: State, after: State, parts: list[tuple[int, int, str]]) -> None:
@@ -805,12 +806,11 @@ def score_entry(entry: dict[str, Any], before: State, after: State, parts: list[
     line per seat)."""
     entry["points"] = breakdown(parts, before.game().num_players())
     if entry["points"]:
-        said = {}
-        for code in LANGUAGES:
-            with language(code):
-                heading, lines = announce(before, after, parts)
-                said[code] = ([heading] if heading else []) + lines
-        entry["scoring"] = said
+        def said() -> list[str]:
+            heading, lines = announce(before, after, parts)
+            return ([heading] if heading else []) + lines
+
+        entry["scoring"] = in_every_language(said)
 
 
 def replay_log(state: State, history: list[int], timed_out: set[int] = frozenset()) -> list[dict[str, Any]]:  # type: ignore[assignment]
