@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lock messages clean
+.PHONY: run test bench lock messages fonts clean
 
 # examples/dominoes is a game plugin in its own package; it is installed
 # beside tileworks so that the tests play it through the whole platform.
@@ -60,6 +60,11 @@ messages: $(STAMP)
 	mkdir -p build
 	$(BIN)/pybabel extract -F babel.cfg -k N_ -k _ -k pgettext:1c,2 --no-location --sort-output --no-wrap --project tileworks --version 0.1 -o build/tileworks.pot .
 	$(BIN)/pybabel update -i build/tileworks.pot -d src/tileworks/locale -D tileworks --no-wrap --no-fuzzy-matching --ignore-obsolete
+
+# Rewrite the web font's slices after the Japanese catalogs or rules pages
+# gain characters (tests/web/test_fonts.py says when; needs fonts-noto-cjk).
+fonts: $(STAMP) $(CJK_FONT)
+	$(BIN)/python tools/make_fonts.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache build src/*.egg-info examples/dominoes/src/*.egg-info

@@ -6,10 +6,11 @@ the first board, per game, in English and Japanese.
 Starts ``tileworks serve`` on a free port with a throwaway SQLite file,
 opens each game's page in Debian's Chromium (Playwright) and prints, per
 game and language: the bytes loaded before pictures (the HTML with its
-translations, styles, scripts and the first WebSocket view without the
-board's SVG), the board's SVG, and the median milliseconds from asking for
-the page to the first clickable board. Bodies are counted as sent,
-uncompressed. Prints figures; asserts nothing.
+translations, styles, scripts, the font slices it draws with and the first
+WebSocket view without the board's SVG), the board's SVG, and the median
+milliseconds from asking for the page to the first clickable board. Bodies
+are counted as sent over the wire (compressed where the server compresses
+them; the WebSocket view as JSON text). Prints figures; asserts nothing.
 """
 
 from __future__ import annotations

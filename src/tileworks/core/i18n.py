@@ -32,6 +32,8 @@ from typing import Any, Iterator
 
 #: languages with a catalog; English is the language of the source
 LANGUAGES = ("en", "ja")
+#: each language by its own name, as the language switch shows it
+LANGUAGE_NAMES = {"en": "English", "ja": "日本語"}
 DEFAULT = "en"
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 DOMAIN = "tileworks"

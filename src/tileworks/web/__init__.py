@@ -24,15 +24,13 @@ from fastapi.staticfiles import StaticFiles
 
 import tileworks
 from tileworks.core import SPECTATOR, sample_chance
-from tileworks.core.i18n import LANGUAGES, _, catalog, current_language, gettext, language
+from tileworks.core.i18n import LANGUAGE_NAMES, LANGUAGES, _, catalog, current_language, gettext, language
 from tileworks.core.registry import registered_games
 from tileworks.web.rules import rules_html
 
 STATIC = Path(__file__).parent / "static"
 #: the language switch's choice, also read by ``server.app.Language``
 LANGUAGE_COOKIE = "tileworks-lang"
-#: how each language names itself in the switch
-LANGUAGE_NAMES = {"en": "English", "ja": "日本語"}
 
 
 def _words() -> dict[str, str]:
@@ -111,6 +109,10 @@ def script_strings(lang: str) -> dict[str, str]:
     return {message: translated[message] for message in sorted(marked) if message in translated}
 
 
+#: the font slices each language's pages always draw with (see ``fonts``)
+FIRST_SLICES = {"en": ("latin-400.woff2",), "ja": ("latin-400.woff2", "ja-1-400.woff2")}
+
+
 #: the theme chosen in the header ("" follows the system), and the scheme it
 #: comes to, set before the first paint and kept up with the system's
 THEME_SCRIPT = (
@@ -133,7 +135,11 @@ def page(request: Request, title: str, body: str, script: str | None) -> HTMLRes
     response = HTMLResponse(
         f'<!doctype html>\n<html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<title>{escape(title)}</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/static/style.css">'
+        f'<title>{escape(title)}</title><link rel="icon" href="data:,">'
+        # the font slices every page of its language draws with: fetched with the styles, not after them
+        + "".join(f'<link rel="preload" href="/static/fonts/{file}" as="font" type="font/woff2" crossorigin>'
+                  for file in FIRST_SLICES.get(lang, FIRST_SLICES["en"]))
+        + '<link rel="stylesheet" href="/static/fonts/fonts.css"><link rel="stylesheet" href="/static/style.css">'
         # the theme chosen in the header, before the first paint (no flash of the other one)
         f'<script>{THEME_SCRIPT}</script></head>'
         f'<body><header><a href="/" class="brand">tileworks</a>'
