@@ -20,14 +20,16 @@ $(STAMP): requirements-dev.lock pyproject.toml examples/dominoes/pyproject.toml
 run: $(STAMP)
 	$(BIN)/tileworks serve --host 127.0.0.1 --port 8000
 
-# The browser tests drive Debian's Chromium, and the Japanese pages need a
-# CJK font for their screenshots; install both when missing.
+# The browser tests drive Debian's Chromium, the Japanese pages need a CJK
+# font for their screenshots (and `make fonts` its glyphs), and the server's
+# tests run on a real PostgreSQL too; install them when missing.
 CHROMIUM := /usr/bin/chromium
 CJK_FONT := /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
-APT_PACKAGES := chromium fonts-noto-cjk
+POSTGRES := /usr/bin/pg_lsclusters
+APT_PACKAGES := chromium fonts-noto-cjk postgresql
 
-$(CHROMIUM) $(CJK_FONT):
-	@echo "Installing Debian's $(APT_PACKAGES) for the browser tests"
+$(CHROMIUM) $(CJK_FONT) $(POSTGRES):
+	@echo "Installing Debian's $(APT_PACKAGES) for the tests"
 	if [ "$$(id -u)" = 0 ]; then apt-get install -y -q $(APT_PACKAGES) || (apt-get update -q && apt-get install -y -q $(APT_PACKAGES)); \
 	else sudo apt-get install -y -q $(APT_PACKAGES) || (sudo apt-get update -q && sudo apt-get install -y -q $(APT_PACKAGES)); fi
 
@@ -35,7 +37,7 @@ $(CHROMIUM) $(CJK_FONT):
 # (and both workers) is compiled once. The tests compile at LLVM's lowest
 # optimisation level: compiling is most of the JAX tests' time, and they
 # check what the engines compute, not how fast (bench/ compiles as users do).
-test: $(STAMP) $(CHROMIUM) $(CJK_FONT)
+test: $(STAMP) $(CHROMIUM) $(CJK_FONT) $(POSTGRES)
 	XLA_FLAGS="$$XLA_FLAGS --xla_backend_optimization_level=0" \
 	JAX_COMPILATION_CACHE_DIR=$(CURDIR)/build/jax-cache JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS=0.5 \
 	$(BIN)/python -m pytest -n 2 --durations=20

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 
@@ -10,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from tileworks.server import create_app
 from tileworks.server.store import connect, metadata
+from tileworks.testing.postgres import ThrowawayPostgres
 
 
 class Api:
@@ -53,17 +55,31 @@ class Api:
         return {"X-Seat-Token": ",".join(tokens)} if tokens else {}
 
 
-@pytest.fixture
-def db_url(tmp_path):
-    """A fresh SQLite file; or, with TILEWORKS_TEST_DB set to another
-    SQLAlchemy URL (e.g. PostgreSQL), that database emptied."""
-    url = os.environ.get("TILEWORKS_TEST_DB")
-    if not url:
+@pytest.fixture(scope="session")
+def postgres():
+    """A real PostgreSQL server (Debian's), started once per test process."""
+    server = ThrowawayPostgres().start()
+    yield server
+    server.stop()
+
+
+_databases = itertools.count()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request, tmp_path):
+    """Every test of the server runs on both databases it supports: a fresh
+    SQLite file, and a fresh database on a real PostgreSQL server (or, with
+    TILEWORKS_TEST_DB set to a PostgreSQL URL, that database emptied)."""
+    if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'games.db'}"
-    engine = connect(url)
-    metadata.drop_all(engine)
-    engine.dispose()
-    return url
+    url = os.environ.get("TILEWORKS_TEST_DB")
+    if url:
+        engine = connect(url)
+        metadata.drop_all(engine)
+        engine.dispose()
+        return url
+    return request.getfixturevalue("postgres").new_database(f"test_{os.getpid()}_{next(_databases)}")
 
 
 @pytest.fixture

@@ -30,9 +30,10 @@ class Server:
     """``tileworks serve`` in a process of its own (and its own process
     group); its output goes to ``log`` when one is given."""
 
-    def __init__(self, db_url: str, log: Path | None = None):
+    def __init__(self, db_url: str, log: Path | None = None, extra: list[str] = ()):
         self.db_url = db_url
         self.log = log
+        self.extra = list(extra)
         self.port = free_port()
         self.process: subprocess.Popen | None = None
         self.url = f"http://127.0.0.1:{self.port}"
@@ -41,7 +42,7 @@ class Server:
         output = open(self.log, "ab") if self.log else subprocess.DEVNULL
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tileworks.cli.main", "serve", "--port", str(self.port),
-             "--db", self.db_url, "--ai-workers", "1"],
+             "--db", self.db_url, "--ai-workers", "1", *self.extra],
             stdout=output, stderr=output, start_new_session=True,
         )
         if self.log:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -335,20 +337,33 @@ def serve(
     ai_workers: Annotated[int, typer.Option(help=_("processes that search for AI seats"))] = 2,
     abandon_after: Annotated[float, typer.Option(
         min=0.0001, help=_("days without a move after which a game with no running clock ends as abandoned"))] = 7.0,
+    workers: Annotated[int, typer.Option(
+        min=1, max=64, help=_("server processes sharing the port and the database (more than 1 needs PostgreSQL)"))] = 1,
 ) -> None:
     from tileworks.server import create_app, transport
-    from tileworks.server.app import MAX_FRAME
-    from tileworks.server.store import default_url
+    from tileworks.server.app import MAX_FRAME, SETTINGS_VARIABLE
+    from tileworks.server.store import connect, default_url
 
     url = db or default_url(data)
+    settings = {"db_url": url, "ai_workers": ai_workers, "abandon_after": abandon_after * 24 * 3600}
     try:
-        application = create_app(db_url=url, ai_workers=ai_workers, abandon_after=abandon_after * 24 * 3600)
-    except Exception as exc:  # pragma: no cover - e.g. an unreadable URL
+        if workers > 1 and not url.startswith("postgresql"):
+            raise ValueError(_("--workers {workers} needs a PostgreSQL database (--db postgresql+psycopg://...): "
+                               "the processes hear of each other's moves through it", workers=workers))
+        application = create_app(**settings) if workers == 1 else None
+        if workers > 1:
+            connect(url).dispose()  # the schema in place once, before the workers start
+    except Exception as exc:  # e.g. an unreadable URL, a database that refuses
         _fail(_("cannot start the server: {error}", error=exc))
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     Console(soft_wrap=True).print(_("tileworks is serving on {address} (database: {database}); Ctrl-C stops it",
                                     address=f"[bold]http://{shown}:{port}[/]", database=_safe_url(url)))
-    transport.run(application, host=host, port=port, ws_max_size=MAX_FRAME)
+    if application is not None:
+        transport.run(application, host=host, port=port, ws_max_size=MAX_FRAME)
+    else:
+        os.environ[SETTINGS_VARIABLE] = json.dumps(settings)  # each worker process reads it
+        transport.run("tileworks.server.app:app_from_environment", host=host, port=port, ws_max_size=MAX_FRAME,
+                      workers=workers)
 
 
 def _safe_url(url: str) -> str:

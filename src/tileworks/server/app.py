@@ -17,6 +17,7 @@ import asyncio
 import json
 import logging
 import math
+import os
 import re
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, AsyncIterator, Literal
@@ -278,6 +279,16 @@ def _replay(messages: list[Message], receive: Receive) -> Receive:
 
 def _too_large(limit: int) -> JSONResponse:
     return JSONResponse({"error": _("the request body is over {limit} bytes", limit=limit), "status": 413}, status_code=413)
+
+
+#: the environment variable that hands ``tileworks serve --workers N``'s
+#: settings (JSON: create_app's arguments) to each worker process
+SETTINGS_VARIABLE = "TILEWORKS_SERVE_SETTINGS"
+
+
+def app_from_environment() -> FastAPI:
+    """The app of one worker process of ``tileworks serve --workers N``."""
+    return create_app(**json.loads(os.environ[SETTINGS_VARIABLE]))
 
 
 def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: int = 2,

@@ -8,6 +8,15 @@ copy, the chance outcomes that follow are drawn, and the new actions are
 committed; only then does the room take the new state and every client get
 its own view. Chance is drawn from the game's secret seed and the ply, so a
 restarted server continues exactly as it would have.
+
+Several server processes may serve one site from one database. A room in
+memory is checked against the store's revision of its game before it is
+used, and brought up to date from the store when another process wrote to
+it (:meth:`Hub.catch_up`); on PostgreSQL each write is announced, so that
+every process tells its own watchers at once (``server.changes``). A game's
+computer seats and clock are served by the one process holding its lease
+(``Store.take_lease``), renewed with the heartbeat; when that process dies,
+another takes the game over within :data:`LEASE` seconds.
 """
 
 from __future__ import annotations
@@ -51,8 +60,11 @@ MAX_SEATS = 8
 #: games kept in memory; beyond this, idle ones (no client, no AI thinking)
 #: are dropped, least recently used first, and reloaded from the store on demand
 MAX_ROOMS = 2000
-#: seconds between the heartbeats that tell a restarted server how long it was down
+#: seconds between the heartbeats that tell a restarted server how long it was
+#: down, renew this process's leases and look for games nobody serves
 HEARTBEAT = 2.0
+#: seconds a lease lasts unrenewed: a dead process's games are taken over after this
+LEASE = 3 * HEARTBEAT
 #: a game in which nothing happens for this long (and no clock runs) ends as abandoned
 ABANDON_AFTER = 7 * 24 * 3600.0
 
@@ -140,6 +152,10 @@ class Room:
         """Finished: by the rules, by a clock that ran out, or abandoned."""
         return self.row.status == "finished"
 
+    def needs_server(self) -> bool:
+        """The game waits on the server: a computer's decision, or a clock's deadline."""
+        return needs_server(self.row.status, self.row.turn_started, self.row.seats, self.state, self.out_of_time())
+
     def out_of_time(self) -> set[int]:
         """The seats whose clock has run out: the computer decides for them
         to the end, and they are placed last."""
@@ -165,6 +181,8 @@ class Hub:
         self._loading: dict[str, asyncio.Lock] = {}
         self.ai_workers = ai_workers
         self.pool: ProcessPoolExecutor | None = None
+        #: the games whose computer seats and clock this process serves (their leases)
+        self.serving: set[str] = set()
 
     # -- lifecycle -------------------------------------------------------------------------
     async def start(self) -> None:
@@ -173,19 +191,20 @@ class Hub:
         the heartbeat and the sweep for abandoned games."""
         now = time.time()
         since = await to_thread.run_sync(self.store.alive_at)
-        if since is not None:
+        # another process of the site beat within two heartbeats: the site was never down
+        if since is not None and now - since > 2 * HEARTBEAT:
             moved = await to_thread.run_sync(self.store.give_back, since, now)
             if moved:
                 log.info("gave %.1f s of downtime back to the clocks of %d games", now - since, len(moved))
         await to_thread.run_sync(self.store.beat, now)
         self.pool = self._new_pool()
-        for status in ("open", "playing"):
-            for game_id in await to_thread.run_sync(self.store.ids_with_status, status):
-                self.schedule_ai(await self.room(game_id))
-        for game_id in await to_thread.run_sync(self.store.timed_games):
-            self.schedule_clock(await self.room(game_id))
+        await self._take_over()
         loop = asyncio.get_running_loop()
         self._background = [loop.create_task(self._heartbeat()), loop.create_task(self._sweep())]
+        if self.store.announces:
+            from tileworks.server.changes import listen
+
+            self._background.append(loop.create_task(listen(self.store, self.changed, self.watched)))
 
     async def stop(self) -> None:
         for task in self._background:
@@ -198,14 +217,56 @@ class Hub:
             self.pool.shutdown(wait=False, cancel_futures=True)
             self.pool = None
         await to_thread.run_sync(self.store.beat, time.time())  # down from now: the next start gives it back
+        for game_id in list(self.serving):  # the other processes take them over at once
+            await to_thread.run_sync(self.store.release_lease, game_id, self.store.origin)
+        self.serving.clear()
 
     async def _heartbeat(self) -> None:
         while True:
             await asyncio.sleep(HEARTBEAT)
             try:
                 await to_thread.run_sync(self.store.beat, time.time())
+                held = await to_thread.run_sync(self.store.renew_leases, self.store.origin, LEASE)
+                for game_id in self.serving - held:  # lost (this process stalled): its new holder serves it
+                    self._stop_serving(game_id)
+                await self._take_over()
             except Exception:  # the database is away for a moment: the next beat tries again
                 log.exception("heartbeat failed")
+
+    async def _take_over(self) -> None:
+        """Serve the games whose computer or clock waits and that no live
+        process serves: at start, and each heartbeat (a process died)."""
+        for game_id in await to_thread.run_sync(self.store.unserved):
+            try:
+                room = await self.room(game_id)
+            except ServerError:  # gone meanwhile
+                continue
+            if not await self.tend(room):  # marked by an older server, or a migration: nothing waits
+                await to_thread.run_sync(self.store.needs_nothing, game_id, room.row.revision)
+
+    async def tend(self, room: Room) -> bool:
+        """Serve the room's computer seat or clock if it needs the server and
+        this process holds (or now takes) its lease; let the lease go when it
+        needs nothing. Called after every change of the room; False when
+        nothing waits on the server."""
+        if not room.needs_server():
+            if room.id in self.serving:
+                self._stop_serving(room.id)
+                await to_thread.run_sync(self.store.release_lease, room.id, self.store.origin)
+            return False
+        if room.id not in self.serving:
+            if not await to_thread.run_sync(self.store.take_lease, room.id, self.store.origin, LEASE):
+                return True  # another process serves it
+            self.serving.add(room.id)
+        self.schedule_ai(room)
+        self.schedule_clock(room)
+        return True
+
+    def _stop_serving(self, game_id: str) -> None:
+        self.serving.discard(game_id)
+        room = self.rooms.get(game_id)
+        if room is not None and room.timer is not None and room.timer is not asyncio.current_task():
+            room.timer.cancel()
 
     async def _sweep(self) -> None:
         """End, as abandoned, every game in which nothing has happened for
@@ -293,15 +354,15 @@ class Hub:
         row.result = _result(state, [], set())
         if row.status == "playing" and clock and row.seats[state.current_player()].human:
             row.turn_started = now
-        await to_thread.run_sync(self.store.create, row, state.history())
         room = Room(row, state)
+        await to_thread.run_sync(self.store.create, row, state.history(), room.needs_server())
         self._keep(room)
         if rematch_of is not None:
             rematch_of.row.rematch = row.id
+            rematch_of.row.revision += 1
             await self.broadcast(rematch_of)
         log.info("created %s game %s", name, row.id)
-        self.schedule_ai(room)
-        self.schedule_clock(room)
+        await self.tend(room)
         return room, tokens
 
     async def rematch(self, room: Room, tokens: list[str], account: Account | None = None) -> tuple[Room, dict[int, str]]:
@@ -325,11 +386,11 @@ class Hub:
                 if row.claim_hash is None or row.claim_hash != room.row.seats[old_seat].token_hash:
                     raise ServerError(409, _("seat {seat} of the rematch was already claimed", seat=seat_name(seat)))
                 claimed[seat] = secrets.token_urlsafe(24)
-            for seat, token in claimed.items():
-                row = new.row.seats[seat]
-                row.token_hash, row.claim_hash = token_hash(token), None
-                await to_thread.run_sync(
-                    lambda s=seat, h=row.token_hash: self.store.set_seat(new.id, s, token_hash=h, claim_hash=None))
+            changes = {seat: {"token_hash": token_hash(token), "claim_hash": None} for seat, token in claimed.items()}
+            await to_thread.run_sync(self.store.set_seats, new.id, changes)
+            for seat, change in changes.items():
+                new.row.seats[seat].token_hash, new.row.seats[seat].claim_hash = change["token_hash"], None
+            new.row.revision += 1
         return new, claimed
 
     async def claim(self, room: Room, seat: int, account: Account | None = None, guest: str | None = None) -> str:
@@ -349,17 +410,20 @@ class Hub:
             if room.row.rated and any(s.account_id == account.id for s in room.row.seats):  # type: ignore[union-attr]
                 raise ServerError(409, _("you already hold a seat in this rated game"))
             token = secrets.token_urlsafe(24)
-            row.token_hash = token_hash(token)
-            row.account_id, row.name = (account.id, account.username) if account else (None, guest)
-            await to_thread.run_sync(lambda: self.store.set_seat(
-                room.id, seat, token_hash=row.token_hash, account_id=row.account_id, name=row.name))
+            holder, name = (account.id, account.username) if account else (None, guest)
+            await to_thread.run_sync(self.store.set_seats, room.id, {
+                seat: {"token_hash": token_hash(token), "account_id": holder, "name": name}})
+            row.token_hash, row.account_id, row.name = token_hash(token), holder, name
+            room.row.revision += 1
         return token
 
     # -- finding games and seats -------------------------------------------------------------
     async def room(self, game_id: str) -> Room:
+        """The game's room, up to date with the store."""
         room = self.rooms.pop(game_id, None)
         if room is not None:
             self.rooms[game_id] = room  # now the most recently used
+            await self.catch_up(room)
             return room
         lock = self._loading.setdefault(game_id, asyncio.Lock())
         try:
@@ -394,6 +458,43 @@ class Hub:
         row, history, timed_out = found
         state = tileworks.load_game(row.game, **row.options).new_initial_state()
         return Room(row, state, log=replay_log(state, history, timed_out))
+
+    async def catch_up(self, room: Room) -> bool:
+        """Bring ``room`` up to date with what other server processes wrote
+        to its game (its moves, seats, status and clocks) when the store's
+        revision is ahead of it; its clients stay. True when it changed."""
+        stored = (self.store.revision(room.id) if self.store.local
+                  else await to_thread.run_sync(self.store.revision, room.id))
+        if stored is None or stored == room.row.revision:
+            return False
+        async with room.lock:
+            return await self._catch_up(room)
+
+    async def _catch_up(self, room: Room) -> bool:
+        """:meth:`catch_up` under the room's lock: the row, and the actions
+        since the room's version, replayed on its state with their log entries."""
+        found = await to_thread.run_sync(self.store.load, room.id, room.row.version)
+        if found is None or found[0].revision == room.row.revision or found[0].version < room.row.version:
+            return False
+        row, new_actions, timed_out = found
+        state = room.state.clone()
+        entries = replay_log(state, new_actions, timed_out, first_ply=room.row.version) if new_actions else []
+        room.row, room.state = row, state
+        room.log.extend(entries)
+        log.info("game %s: caught up to ply %d (revision %d)", room.id, row.version, row.revision)
+        return True
+
+    async def changed(self, game_id: str) -> None:
+        """Another server process wrote to the game (PostgreSQL's NOTIFY): if
+        the game is in memory here, catch up, tell its clients, and serve it
+        if this process does."""
+        room = self.rooms.get(game_id)
+        if room is not None and await self.catch_up(room):
+            await self._moved(room)
+
+    def watched(self) -> list[str]:
+        """The games in memory here that someone watches."""
+        return [game_id for game_id, room in self.rooms.items() if room.clients]
 
     def to_move(self, game_id: str) -> int | None:
         """The seat to move in a game (None: over), from memory, or rebuilt
@@ -438,21 +539,22 @@ class Hub:
         if status == "playing" != room.row.status and room.row.clock and room.row.seats[room.state.current_player()].human:
             starts = time.time()
 
-        def write() -> None:
-            for seat in fresh:
-                self.store.set_seat(room.id, seat, joined=True)
-            if status != room.row.status:
-                self.store.set_status(room.id, status, turn_started=starts)
-
-        await to_thread.run_sync(write)
+        new_status = status if status != room.row.status else None
+        await to_thread.run_sync(lambda: self.store.set_seats(
+            room.id, {seat: {"joined": True} for seat in fresh}, status=new_status, turn_started=starts,
+            needs_server=needs_server(status, starts or room.row.turn_started, room.row.seats, room.state,
+                                      room.out_of_time())))
+        room.row.revision += 1
         room.row.status = status
         if starts is not None:
             room.row.turn_started = starts
-            self.schedule_clock(room)
+        await self.tend(room)
         await self.broadcast(room)
 
     # -- moves -----------------------------------------------------------------------------------
     async def move(self, room: Room, tokens: list[str], text: Any, ply: int, account: Account | None = None) -> None:
+        if ply > room.row.version:  # a live client saw a move another process made: catch up with it
+            await self.catch_up(room)
         held = self.seats_of(room, tokens, account, required=True)
         async with room.lock:
             action = self._checked_action(room, held, text, ply, room.out_of_time())
@@ -517,17 +619,18 @@ class Hub:
                    and next_mover not in out)
         timing = clocks.after_move(row, mover, next_mover, clocked, time.time()) if row.clock else None
         rate = self._rating(row, result) if state.is_terminal() else None
+        waits = needs_server(status, timing[0] if timing else row.turn_started, row.seats, state, out)
 
-        job = (room.id, version, new_actions, status, result, timed_out, timing, rate)
+        job = (room.id, version, new_actions, status, result, timed_out, timing, rate, waits)
         stored = self.store.append(*job) if self.store.local else await to_thread.run_sync(self.store.append, *job)
         if not stored:  # another server process moved first: take its state
-            fresh = await to_thread.run_sync(self._load, room.id)
-            room.row, room.state, room.log = fresh.row, fresh.state, fresh.log  # the same room: its clients stay
+            await self._catch_up(room)
             raise ServerError(409, _("another move was made first"))
         room.state = state
         room.log.append(entry)
         row.version = version + len(new_actions)
         row.moves += 1
+        row.revision += 1
         row.status, row.result = status, result
         if timing is not None:
             row.turn_started = timing[0]
@@ -566,12 +669,14 @@ class Hub:
         if not await to_thread.run_sync(self.store.finish, room.id, row.version, result, rate, idle_since, emptied):
             return  # a move (or, for an idle game, anything) got there first
         row.status, row.result, row.turn_started = "finished", result, None
+        row.revision += 1
         for seat, left in emptied.items():
             row.seats[seat].remaining = left
         if room.timer is not None and room.timer is not asyncio.current_task():
             room.timer.cancel()
         log.info("game %s ended: %s", room.id, ended)
         await self.broadcast(room)
+        await self.tend(room)
 
     # -- AI seats ----------------------------------------------------------------------------------
     def schedule_ai(self, room: Room) -> None:
@@ -616,10 +721,10 @@ class Hub:
         return True
 
     async def _moved(self, room: Room) -> None:
-        """Tell every client, and start whatever the next decision needs."""
+        """Tell every client, and start whatever the next decision needs (if
+        this process serves the game)."""
         await self.broadcast(room)
-        self.schedule_ai(room)
-        self.schedule_clock(room)
+        await self.tend(room)
 
     # -- clocks ------------------------------------------------------------------------------------
     def schedule_clock(self, room: Room) -> None:
@@ -642,6 +747,7 @@ class Hub:
         out of time, the game ends there; with more, it goes on, the
         stand-in deciding for the seat to the end."""
         await asyncio.sleep(max(0.0, due - time.time()))
+        await self.catch_up(room)  # a move made through another process just before the deadline counts
         if room.row.version != version or room.over:
             return
         seat = room.state.current_player()
@@ -813,15 +919,18 @@ def score_entry(entry: dict[str, Any], before: State, after: State, parts: list[
         entry["scoring"] = in_every_language(said)
 
 
-def replay_log(state: State, history: list[int], timed_out: set[int] = frozenset()) -> list[dict[str, Any]]:  # type: ignore[assignment]
-    """Play ``history`` on ``state``; the move log: each player's move in
-    notation with the points it made, part by part (chance that followed
-    included). ``timed_out``: plies the server played for a seat whose
-    clock ran out."""
+def replay_log(state: State, history: list[int], timed_out: set[int] = frozenset(),  # type: ignore[assignment]
+               first_ply: int = 0) -> list[dict[str, Any]]:
+    """Play ``history`` (from ply ``first_ply`` on) on ``state``; the move
+    log: each player's move in notation with the points it made, part by
+    part (chance that followed included). ``timed_out``: plies the server
+    played for a seat whose clock ran out. A history that starts after the
+    first ply starts with a player's decision (the server draws chance to
+    the next decision with each move)."""
     log: list[dict[str, Any]] = []
     before = state
     with recording() as parts:
-        for ply, action in enumerate(history):
+        for ply, action in enumerate(history, start=first_ply):
             if not state.is_chance_node():
                 if log:
                     score_entry(log[-1], before, state, parts)
@@ -857,6 +966,15 @@ def viewer_of(state: State, seats: list[int]) -> int:
         return SPECTATOR
     mover = state.current_player()
     return mover if mover in seats else seats[0]
+
+
+def needs_server(status: str, turn_started: float | None, seats: list[SeatRow], state: State, out: set[int]) -> bool:
+    """A game waits on the server: a computer seat (or a seat out of time)
+    is to decide, or the mover's clock runs toward a deadline."""
+    if status == "finished" or state.is_terminal():
+        return False
+    seat = state.current_player()
+    return seats[seat].player != HUMAN or seat in out or (status == "playing" and turn_started is not None)
 
 
 def _status(row: GameRow, state: State) -> str:

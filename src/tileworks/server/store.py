@@ -13,11 +13,22 @@ SQLite (the default) runs in WAL mode with ``synchronous=NORMAL``; any other
 SQLAlchemy URL (PostgreSQL, ...) works unchanged. ``create_all`` makes the
 tables on first start; the schema carries a version in ``meta``, and an
 older database is migrated in place on start (``MIGRATIONS``).
+
+Several server processes may share one database (docs/server.md). Each
+write to a game bumps its ``revision``, so a process can tell that its copy
+in memory is behind; on PostgreSQL the write also sends ``NOTIFY`` on
+:data:`CHANNEL` (delivered when it commits), so that every process with
+watchers of the game hears of it (``server.changes``). The computer's
+decisions and the clocks' deadlines of a game are taken care of by one
+process at a time, the holder of its row in ``leases``.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import secrets
+import socket
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +41,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.engine import Engine
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 #: schema upgrades in place: version -> steps that reach the next one, each
 #: an SQL statement or a function of the connection (new tables are made by
 #: ``create_all``)
@@ -46,7 +57,13 @@ MIGRATIONS: dict[int, list[str | Callable[[Any], None]]] = {
         "CREATE INDEX IF NOT EXISTS ix_seats_account_id ON seats (account_id)"],
     3: ["ALTER TABLE games ADD COLUMN moves INTEGER NOT NULL DEFAULT 0",
         lambda conn: _fair_play(conn)],
+    4: ["ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE games ADD COLUMN needs_server BOOLEAN NOT NULL DEFAULT FALSE",
+        # the first server to start looks at every game not over, and clears what needs nothing
+        "UPDATE games SET needs_server = (status <> 'finished')"],
 }
+#: the PostgreSQL channel on which each write to a game is announced: "GAME_ID ORIGIN"
+CHANNEL = "tileworks_games"
 
 metadata = MetaData()
 
@@ -73,6 +90,15 @@ games = Table(
     Column("rated", Boolean, nullable=False, default=False),
     Column("clock", Text),                            # JSON time control; NULL: untimed
     Column("turn_started", Float),                    # when the mover's clock started (NULL: none runs)
+    Column("revision", Integer, nullable=False, default=0),  # bumped by every write to the game
+    Column("needs_server", Boolean, nullable=False, default=False, index=True),  # a computer or a clock to serve
+)
+
+leases = Table(
+    "leases", metadata,
+    Column("game_id", String(24), primary_key=True),
+    Column("holder", String(96), nullable=False),    # the server process that serves the game's computer and clock
+    Column("expires", Float, nullable=False),        # renewed while the holder lives
 )
 
 seats = Table(
@@ -172,6 +198,8 @@ class GameRow:
     turn_started: float | None = None
     #: the players' decisions among the ``version`` actions
     moves: int = 0
+    #: how many writes the game has had (its copy in memory is behind when the store's is higher)
+    revision: int = 0
 
 
 @dataclass
@@ -237,10 +265,26 @@ class Store:
         #: a local SQLite file: a commit takes a fraction of a millisecond,
         #: less than handing it to a worker thread costs
         self.local = engine.dialect.name == "sqlite"
+        #: PostgreSQL: writes are announced with NOTIFY, for the other server processes
+        self.announces = engine.dialect.name == "postgresql"
+        #: this server process, as it signs its leases and announcements
+        self.origin = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
-    def create(self, row: GameRow, first_actions: list[int]) -> None:
+    def _changed(self, conn: Any, game_id: str, **values: Any) -> None:
+        """Count a write to the game (with ``values`` to set) and announce
+        it when the transaction commits."""
+        conn.execute(update(games).where(games.c.id == game_id).values(revision=games.c.revision + 1, **values))
+        self._announce(conn, game_id)
+
+    def _announce(self, conn: Any, game_id: str) -> None:
+        if self.announces:
+            conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                         {"channel": CHANNEL, "payload": f"{game_id} {self.origin}"})
+
+    def create(self, row: GameRow, first_actions: list[int], needs_server: bool = False) -> None:
+        """A new game; ``needs_server`` as in :meth:`append`."""
         with self.engine.begin() as conn:
-            conn.execute(insert(games).values(
+            conn.execute(insert(games).values(needs_server=needs_server, revision=row.revision,
                 id=row.id, game=row.game, options=json.dumps(row.options), status=row.status,
                 version=len(first_actions), moves=row.moves, seed=row.seed, created=row.created,
                 updated=row.updated,
@@ -259,12 +303,12 @@ class Store:
                     {"game_id": row.id, "ply": i, "action": a} for i, a in enumerate(first_actions)
                 ])
             if row.rematch_of:
-                conn.execute(update(games).where(games.c.id == row.rematch_of).values(rematch=row.id))
+                self._changed(conn, row.rematch_of, rematch=row.id)
 
     def append(self, game_id: str, version: int, new_actions: list[int], status: str,
                result: dict[str, Any] | None, timed_out: bool = False,
                clocks: tuple[float | None, dict[int, float]] | None = None,
-               rate: Callable[[Any], dict[str, Any]] | None = None) -> bool:
+               rate: Callable[[Any], dict[str, Any]] | None = None, needs_server: bool | None = None) -> bool:
         """Commit ``new_actions`` after the first ``version`` actions. False
         (and nothing written) when another move got there first.
 
@@ -273,11 +317,15 @@ class Store:
         clock ran out. ``clocks``: the new ``turn_started`` and the seats'
         new seconds left. ``rate(conn)`` runs in the same transaction (the
         ratings a finished rated game changes), so a game is rated exactly
-        once, with its last move; what it returns joins ``result``."""
+        once, with its last move; what it returns joins ``result``.
+        ``needs_server``: the next decision is a computer's, or a clock runs."""
         values: dict[str, Any] = dict(version=version + len(new_actions), moves=games.c.moves + 1, status=status,
-                                      updated=time.time(), result=json.dumps(result) if result is not None else None)
+                                      updated=time.time(), result=json.dumps(result) if result is not None else None,
+                                      revision=games.c.revision + 1)
         if clocks is not None:
             values["turn_started"] = clocks[0]
+        if needs_server is not None:
+            values["needs_server"] = needs_server
         with self.engine.begin() as conn:
             done = conn.execute(
                 update(games).where(games.c.id == game_id, games.c.version == version).values(**values)
@@ -295,6 +343,7 @@ class Store:
             if rate is not None and result is not None:
                 result.update(rate(conn))
                 conn.execute(update(games).where(games.c.id == game_id).values(result=json.dumps(result)))
+            self._announce(conn, game_id)
         return True
 
     def finish(self, game_id: str, version: int, result: dict[str, Any],
@@ -309,7 +358,8 @@ class Store:
             where.append(games.c.updated < idle_since)
         with self.engine.begin() as conn:
             done = conn.execute(update(games).where(*where).values(
-                status="finished", turn_started=None, updated=time.time(), result=json.dumps(result)))
+                status="finished", turn_started=None, updated=time.time(), result=json.dumps(result),
+                revision=games.c.revision + 1, needs_server=False))
             if done.rowcount != 1:
                 return False
             for seat, left in (remaining or {}).items():
@@ -318,6 +368,7 @@ class Store:
             if rate is not None:
                 result.update(rate(conn))
                 conn.execute(update(games).where(games.c.id == game_id).values(result=json.dumps(result)))
+            self._announce(conn, game_id)
         return True
 
     # -- the site's heartbeat -----------------------------------------------------------------------
@@ -356,18 +407,19 @@ class Store:
             return [i for (i,) in conn.execute(select(games.c.id).where(
                 games.c.status != "finished", games.c.updated < before, games.c.turn_started.is_(None)))]
 
-    def load(self, game_id: str) -> tuple[GameRow, list[int], set[int]] | None:
-        """A game's row, its actions, and the plies the server played for a
-        seat whose clock ran out."""
+    def load(self, game_id: str, since: int = 0) -> tuple[GameRow, list[int], set[int]] | None:
+        """A game's row, its actions from ply ``since`` on, and the plies
+        (counted from the start) the server played for a seat whose clock ran out."""
         with self.engine.connect() as conn:
             found = conn.execute(select(games).where(games.c.id == game_id)).mappings().first()
             if found is None:
                 return None
             row = _game_row(found)
             row.seats = self._seats(conn, game_id)
-            stored = conn.execute(select(actions.c.action, actions.c.timed_out)
-                                  .where(actions.c.game_id == game_id).order_by(actions.c.ply)).all()
-        return row, [a for a, _ in stored], {ply for ply, (_, late) in enumerate(stored) if late}
+            stored = conn.execute(select(actions.c.action, actions.c.timed_out).where(
+                actions.c.game_id == game_id, actions.c.ply >= since).order_by(actions.c.ply)).all()
+            stored = stored[:max(0, row.version - since)]  # a move committed since the row was read waits its turn
+        return row, [a for a, _ in stored], {since + i for i, (_, late) in enumerate(stored) if late}
 
     def listing(self, status: str | None = None, limit: int = 100,
                 joinable_by: Account | None | bool = False) -> list[GameRow]:
@@ -391,27 +443,77 @@ class Store:
                 row.seats = self._seats(conn, row.id)
         return rows
 
-    def ids_with_status(self, status: str) -> list[str]:
-        with self.engine.connect() as conn:
-            return [i for (i,) in conn.execute(select(games.c.id).where(games.c.status == status))]
-
-    def set_seat(self, game_id: str, seat: int, **values: Any) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(**values))
-
-    def set_status(self, game_id: str, status: str, turn_started: float | None = None) -> None:
-        """A new status; ``turn_started``: the clock starts with it."""
-        values: dict[str, Any] = dict(status=status, updated=time.time())
+    def set_seats(self, game_id: str, changes: dict[int, dict[str, Any]], status: str | None = None,
+                  turn_started: float | None = None, needs_server: bool | None = None) -> None:
+        """One write to a game: each seat's ``changes``; with ``status``, a
+        new status (``turn_started``: the clock starts with it; ``needs_server``
+        as in :meth:`append`)."""
+        values: dict[str, Any] = {}
+        if status is not None:
+            values.update(status=status, updated=time.time())
         if turn_started is not None:
             values["turn_started"] = turn_started
+        if needs_server is not None:
+            values["needs_server"] = needs_server
         with self.engine.begin() as conn:
-            conn.execute(update(games).where(games.c.id == game_id).values(**values))
+            for seat, seat_values in changes.items():
+                conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(**seat_values))
+            self._changed(conn, game_id, **values)
 
-    def timed_games(self) -> list[str]:
-        """Games being played whose clock runs."""
+    def revision(self, game_id: str) -> int | None:
+        """How many writes the game has had (None: no such game)."""
         with self.engine.connect() as conn:
-            return [i for (i,) in conn.execute(
-                select(games.c.id).where(games.c.status == "playing", games.c.turn_started.is_not(None)))]
+            return conn.execute(select(games.c.revision).where(games.c.id == game_id)).scalar()
+
+    # -- serving computers and clocks, one process per game -------------------------------------------
+    def take_lease(self, game_id: str, holder: str, seconds: float) -> bool:
+        """Become (or stay) the process that serves the game's computer seats
+        and clock, for ``seconds``: True unless another holds it unexpired."""
+        now = time.time()
+        if self.engine.dialect.name == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert as upsert
+        else:
+            from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
+        claim = upsert(leases).values(game_id=game_id, holder=holder, expires=now + seconds)
+        claim = claim.on_conflict_do_update(
+            index_elements=[leases.c.game_id], set_={"holder": holder, "expires": now + seconds},
+            where=(leases.c.expires < now) | (leases.c.holder == holder)).returning(leases.c.holder)
+        with self.engine.begin() as conn:
+            return conn.execute(claim).first() is not None  # no row: the update's condition failed
+
+    def renew_leases(self, holder: str, seconds: float) -> set[str]:
+        """Extend every lease ``holder`` still has; the games they are for."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(update(leases).where(leases.c.holder == holder, leases.c.expires >= now)
+                         .values(expires=now + seconds))
+            return {i for (i,) in conn.execute(select(leases.c.game_id).where(
+                leases.c.holder == holder, leases.c.expires >= now))}
+
+    def release_lease(self, game_id: str, holder: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(delete(leases).where(leases.c.game_id == game_id, leases.c.holder == holder))
+
+    def lease_holder(self, game_id: str) -> str | None:
+        """The process serving the game now (None: none)."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(leases.c.holder).where(
+                leases.c.game_id == game_id, leases.c.expires >= time.time())).scalar()
+
+    def needs_nothing(self, game_id: str, revision: int) -> None:
+        """Nothing in the game waits on a server, as of ``revision`` (a later
+        write says for itself)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(games).where(games.c.id == game_id, games.c.revision == revision)
+                         .values(needs_server=False))
+
+    def unserved(self, limit: int = 100) -> list[str]:
+        """Games whose computer or clock needs a server and that no live
+        process serves (never taken, or its holder died)."""
+        served = select(leases.c.game_id).where(leases.c.expires >= time.time())
+        with self.engine.connect() as conn:
+            return [i for (i,) in conn.execute(select(games.c.id).where(
+                games.c.needs_server, games.c.status != "finished", games.c.id.not_in(served)).limit(limit))]
 
     # -- accounts -------------------------------------------------------------------------------
     def create_account(self, username: str, key: str, password_hash: str) -> Account | None:
@@ -510,6 +612,7 @@ def _game_row(m: Any) -> GameRow:
         result=json.loads(m["result"]) if m["result"] else None,
         rematch_of=m["rematch_of"], rematch=m["rematch"], rated=bool(m["rated"]),
         clock=json.loads(m["clock"]) if m["clock"] else None, turn_started=m["turn_started"], moves=m["moves"],
+        revision=m["revision"],
     )
 
 

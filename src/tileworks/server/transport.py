@@ -36,12 +36,15 @@ class HttpProtocol(_Parser):  # type: ignore[misc, valid-type]
         self.transport.close()
 
 
-def run(app: Any, host: str, port: int, ws_max_size: int) -> None:
+def run(app: Any, host: str, port: int, ws_max_size: int, workers: int = 1) -> None:
     """Serve ``app`` until Ctrl-C: uvicorn with :class:`HttpProtocol`,
     WebSocket frames up to ``ws_max_size`` bytes, and no per-message
     compression (views are small JSON: compressing each costs more CPU than
-    it saves on loopback or a LAN)."""
+    it saves on loopback or a LAN). With ``workers`` above 1, ``app`` is the
+    import string of an app factory, and uvicorn runs that many processes
+    on the one socket, starting a new one when one dies."""
     import uvicorn
 
     uvicorn.run(app, host=host, port=port, http=HttpProtocol, ws_max_size=ws_max_size,
-                ws_per_message_deflate=False, log_level="info")
+                ws_per_message_deflate=False, log_level="info", workers=workers if workers > 1 else None,
+                factory=workers > 1)

@@ -1,0 +1,208 @@
+"""The server under many games at once: moves per second and the time from
+a move to its view, on PostgreSQL with 1 and 2 worker processes, beside
+SQLite with 1, in one run.
+
+    .venv/bin/python bench/bench_server_scale.py [--games 200 1000] [--seconds 20] [--think 10] [--in-flight 32]
+
+Starts a throwaway PostgreSQL (Debian's, flushing to disk as a site's
+would) and, for each set-up, ``tileworks serve`` (``--workers 2`` shares
+one port, as behind a load balancer). Opens the given number of 2-player
+Azul games, each watched by one live connection holding both seats (as a
+browser at a hot seat does, pictures included). Then:
+
+- **paced**: each game moves about every ``--think`` seconds (10 by default;
+  exponential waits, as players think), each move sent over HTTP on a
+  connection of its own (so that, with two workers, it often lands on the
+  process that does not hold the watcher);
+  the latency is from sending the move to its view arriving on the watcher;
+- **flat out**: moves one after another, ``--in-flight`` (32) at a time
+  across all the games, each game's next as soon as its view arrives: the
+  most moves per second the set-up gives, with every game still open and
+  watched (latency then is mostly queueing).
+
+The load comes from this one process on the same machine as the servers;
+on 2 cores it takes a share of the CPU. Prints figures; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+from websockets.asyncio.client import connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+from tileworks.testing.postgres import ThrowawayPostgres  # noqa: E402
+
+GAME = "azul"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(db_url: str, workers: int, log: Path) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    with open(log, "wb") as output:
+        process = subprocess.Popen([sys.executable, "-m", "tileworks.cli.main", "serve", "--port", str(port),
+                                    "--db", db_url, "--ai-workers", "1"] + (["--workers", str(workers)] if workers > 1 else []),
+                                   stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(url + "/api/catalogue", timeout=1).status_code == 200:
+                time.sleep(1.0 if workers > 1 else 0)  # every worker up
+                return process, url
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    raise SystemExit("the server did not start")
+
+
+class Table:
+    """One game: its watcher (both seats' tokens) and its last view."""
+
+    def __init__(self, game_id: str, tokens: list[str]):
+        self.game_id, self.tokens = game_id, tokens
+        self.view: dict | None = None
+        self.arrived = asyncio.Event()
+
+    async def watch(self, base: str, ready: asyncio.Event, stop: asyncio.Event) -> None:
+        async with connect(base.replace("http", "ws") + f"/api/games/{self.game_id}/ws", max_size=2**22,
+                           open_timeout=60) as ws:
+            await ws.send(json.dumps({"tokens": self.tokens, "picture": True}))
+            while not stop.is_set():
+                try:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
+                except asyncio.TimeoutError:
+                    continue
+                if message.get("type") == "view" and (self.view is None or message["ply"] > self.view["ply"]):
+                    self.view = message
+                    self.arrived.set()
+                    ready.set()
+
+    async def move(self, client: httpx.AsyncClient) -> float | None:
+        """Make the mover's first legal move; seconds until its view arrived (None: the game is over)."""
+        view = self.view
+        if view is None or view["to_move"] is None:
+            return None
+        self.arrived.clear()
+        started = time.perf_counter()
+        answer = await client.post(f"/api/games/{self.game_id}/moves",
+                                   json={"move": view["view"]["legal"][0], "ply": view["ply"]},
+                                   headers={"X-Seat-Token": self.tokens[view["to_move"]], "Connection": "close"})
+        if answer.status_code != 200:
+            return None
+        while self.view["ply"] <= view["ply"]:
+            await asyncio.wait_for(self.arrived.wait(), 30)
+            self.arrived.clear()
+        return time.perf_counter() - started
+
+
+async def measure(base: str, games: int, seconds: float, think: float = 10.0, in_flight: int = 32) -> dict[str, float]:
+    limits = httpx.Limits(max_connections=400, max_keepalive_connections=0)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
+        tables = []
+        for _ in range(games):
+            created = (await client.post("/api/games", json={"game": GAME, "players": ["human", "human"]})).json()
+            tables.append(Table(created["id"], [s["token"] for s in created["seats"]]))
+        stop = asyncio.Event()
+        readies = [asyncio.Event() for _ in tables]
+        watchers = [asyncio.create_task(t.watch(base, r, stop)) for t, r in zip(tables, readies)]
+        await asyncio.gather(*(r.wait() for r in readies))
+        figures: dict[str, float] = {}
+        for mode in ("paced", "flat out"):
+            latencies: list[float] = []
+            failed = [0]
+            deadline = time.perf_counter() + seconds
+            rng = random.Random(1)
+            slots = asyncio.Semaphore(in_flight)
+
+            async def play(table: Table) -> None:
+                while time.perf_counter() < deadline:
+                    if mode == "paced":  # a player thinks (the run's end cuts the last thought short)
+                        await asyncio.sleep(min(rng.expovariate(1 / think), max(0.0, deadline - time.perf_counter())))
+                        if time.perf_counter() >= deadline:
+                            return
+                    if mode == "paced":
+                        took = await table.move(client)
+                    else:
+                        async with slots:
+                            if time.perf_counter() >= deadline:
+                                return
+                            took = await table.move(client)
+                    if took is None:  # the game is over, or the move was refused
+                        failed[0] += table.view is not None and table.view["to_move"] is not None
+                        return
+                    latencies.append(took)
+
+            started = time.perf_counter()
+            await asyncio.gather(*(play(t) for t in tables))
+            elapsed = time.perf_counter() - started
+            cut = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [float("nan")] * 99
+            figures[f"{mode} moves/s"] = len(latencies) / elapsed
+            figures[f"{mode} p50 ms"] = cut[49] * 1000
+            figures[f"{mode} p99 ms"] = cut[98] * 1000
+            if failed[0]:
+                print(f"  ({mode}: {failed[0]} moves refused)", flush=True)
+        stop.set()
+        await asyncio.gather(*watchers, return_exceptions=True)
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, nargs="+", default=[200, 1000])
+    parser.add_argument("--seconds", type=float, default=20.0, help="length of each measured run")
+    parser.add_argument("--think", type=float, default=10.0, help="a player's mean seconds a move, paced")
+    parser.add_argument("--in-flight", type=int, default=32, help="moves under way at once, flat out")
+    parser.add_argument("--only", choices=["sqlite", "postgres"], help="one database (e.g. to compare commits)")
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="PostgreSQL's set-ups")
+    args = parser.parse_args()
+    postgres = ThrowawayPostgres(durable=True).start()
+    folder = Path(tempfile.mkdtemp())
+    print(f"{GAME}, 2 humans a game, each move sent over HTTP and its view received on a live connection")
+    print(f"{'database':10} {'workers':>7} {'games':>6} | {'paced moves/s':>13} {'p50 ms':>7} {'p99 ms':>7} | "
+          f"{'flat-out moves/s':>16} {'p50 ms':>7} {'p99 ms':>7}")
+    try:
+        for games in args.games:
+            for database, workers in [("sqlite", 1)] + [("postgres", n) for n in args.workers]:
+                if args.only and database != args.only:
+                    continue
+                if database == "sqlite":
+                    url = f"sqlite:///{folder / f'{games}.db'}"
+                else:
+                    url = postgres.new_database(f"bench_{games}_{workers}")
+                log = folder / f"serve-{database}-{workers}-{games}.log"
+                process, base = start_server(url, workers, log)
+                try:
+                    f = asyncio.run(measure(base, games, args.seconds, args.think, args.in_flight))
+                except Exception:
+                    print(f"the server's log ({log}) ends:\n" + "\n".join(log.read_text().splitlines()[-30:]))
+                    raise
+                finally:
+                    subprocess.run(["pkill", "-KILL", "-g", str(process.pid)], check=False)
+                    process.wait()
+                print(f"{database:10} {workers:>7} {games:>6} | {f['paced moves/s']:>13.1f} {f['paced p50 ms']:>7.1f} "
+                      f"{f['paced p99 ms']:>7.1f} | {f['flat out moves/s']:>16.1f} {f['flat out p50 ms']:>7.1f} "
+                      f"{f['flat out p99 ms']:>7.1f}", flush=True)
+    finally:
+        postgres.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
