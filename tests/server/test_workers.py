@@ -224,6 +224,33 @@ def test_serve_with_two_workers_shares_one_port_and_replaces_a_killed_worker(pos
         server.kill()
 
 
+def test_processes_starting_at_once_on_a_new_database_all_start(postgres):
+    """Seen once in the load benchmark: two workers starting together both
+    inserted the site's first heartbeat, and the second failed to start."""
+    import threading
+
+    from tileworks.server.store import Store
+
+    url = postgres.new_database(f"together_{os.getpid()}")
+    barrier, failures = threading.Barrier(4), []
+
+    def start() -> None:
+        try:
+            barrier.wait()
+            engine = connect(url)  # the schema made (or found) ...
+            Store(engine).beat(time.time())  # ... and the first heartbeat, by all at once
+            engine.dispose()
+        except Exception as error:  # noqa: BLE001 - what the test looks for
+            failures.append(repr(error))
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+
+
 def test_more_than_one_worker_needs_postgres(tmp_path):
     import subprocess
     import sys

@@ -486,10 +486,15 @@ class Hub:
 
     async def changed(self, game_id: str) -> None:
         """Another server process wrote to the game (PostgreSQL's NOTIFY): if
-        the game is in memory here, catch up, tell its clients, and serve it
-        if this process does."""
+        someone here watches it, or this process serves it, catch up, tell
+        the watchers and serve it. (Other rooms in memory catch up when next
+        used.)"""
         room = self.rooms.get(game_id)
-        if room is not None and await self.catch_up(room):
+        if room is None or not (room.clients or game_id in self.serving):
+            return
+        async with room.lock:  # the announcement says the store is ahead: load at once
+            changed = await self._catch_up(room)
+        if changed:
             await self._moved(room)
 
     def watched(self) -> list[str]:

@@ -64,6 +64,8 @@ MIGRATIONS: dict[int, list[str | Callable[[Any], None]]] = {
 }
 #: the PostgreSQL channel on which each write to a game is announced: "GAME_ID ORIGIN"
 CHANNEL = "tileworks_games"
+#: the PostgreSQL advisory lock held while a process makes or migrates the schema
+SCHEMA_LOCK = 0x7469_6C65
 
 metadata = MetaData()
 
@@ -239,8 +241,10 @@ def connect(url: str) -> Engine:
             cursor.close()
     else:
         engine = create_engine(url, pool_pre_ping=True)
-    metadata.create_all(engine)
     with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":  # processes starting at once make or migrate the schema one by one
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+        metadata.create_all(conn)
         found = conn.execute(select(meta.c.value).where(meta.c.key == "schema")).scalar()
         if found is None:
             conn.execute(insert(meta).values(key="schema", value=str(SCHEMA_VERSION)))
@@ -379,10 +383,9 @@ class Store:
         return float(found) if found is not None else None
 
     def beat(self, now: float) -> None:
-        """Say the server is running at ``now``."""
+        """Say the server is running at ``now`` (several processes may say it at once)."""
         with self.engine.begin() as conn:
-            if conn.execute(update(meta).where(meta.c.key == "alive").values(value=repr(now))).rowcount == 0:
-                conn.execute(insert(meta).values(key="alive", value=repr(now)))
+            upsert(conn, meta, {"key": "alive", "value": repr(now)}, keys=("key",))
 
     def give_back(self, since: float, now: float) -> list[str]:
         """Restart every running clock as if no time had passed between
@@ -470,16 +473,9 @@ class Store:
         """Become (or stay) the process that serves the game's computer seats
         and clock, for ``seconds``: True unless another holds it unexpired."""
         now = time.time()
-        if self.engine.dialect.name == "postgresql":
-            from sqlalchemy.dialects.postgresql import insert as upsert
-        else:
-            from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
-        claim = upsert(leases).values(game_id=game_id, holder=holder, expires=now + seconds)
-        claim = claim.on_conflict_do_update(
-            index_elements=[leases.c.game_id], set_={"holder": holder, "expires": now + seconds},
-            where=(leases.c.expires < now) | (leases.c.holder == holder)).returning(leases.c.holder)
         with self.engine.begin() as conn:
-            return conn.execute(claim).first() is not None  # no row: the update's condition failed
+            return upsert(conn, leases, {"game_id": game_id, "holder": holder, "expires": now + seconds},
+                          keys=("game_id",), where=(leases.c.expires < now) | (leases.c.holder == holder))
 
     def renew_leases(self, holder: str, seconds: float) -> set[str]:
         """Extend every lease ``holder`` still has; the games they are for."""
@@ -577,11 +573,8 @@ class Store:
 
     @staticmethod
     def put_rating(conn: Any, game: str, account_id: int, rating: Rating) -> None:
-        values = dict(mu=rating.mu, sigma=rating.sigma, games=rating.games, updated=time.time())
-        done = conn.execute(update(ratings).where(ratings.c.account_id == account_id, ratings.c.game == game)
-                            .values(**values))
-        if done.rowcount == 0:
-            conn.execute(insert(ratings).values(account_id=account_id, game=game, **values))
+        upsert(conn, ratings, dict(account_id=account_id, game=game, mu=rating.mu, sigma=rating.sigma,
+                                   games=rating.games, updated=time.time()), keys=("account_id", "game"))
 
     def ratings_of(self, account_id: int) -> dict[str, Rating]:
         with self.engine.connect() as conn:
@@ -603,6 +596,32 @@ class Store:
                     r.account_id, r.name, r.remaining)
             for r in conn.execute(select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat))
         ]
+
+
+def upsert(conn: Any, table: Table, values: dict[str, Any], keys: tuple[str, ...], where: Any = None) -> bool:
+    """Insert the row ``values``, or update the row with the same ``keys``
+    (only if ``where`` holds, when given), in one atomic statement, so that
+    processes doing it at once cannot collide: PostgreSQL's and SQLite's
+    ``INSERT ... ON CONFLICT DO UPDATE``. True when a row was written."""
+    name = conn.dialect.name
+    if name not in ("postgresql", "sqlite"):  # other databases serve one process: update, else insert
+        match = [table.c[k] == values[k] for k in keys] + ([where] if where is not None else [])
+        if conn.execute(update(table).where(*match).values(**values)).rowcount:
+            return True
+        try:
+            with conn.begin_nested():
+                conn.execute(insert(table).values(**values))
+        except IntegrityError:
+            return False
+        return True
+    if name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as insert_or_update
+    else:
+        from sqlalchemy.dialects.sqlite import insert as insert_or_update  # type: ignore[assignment]
+    statement = insert_or_update(table).values(**values).on_conflict_do_update(
+        index_elements=[table.c[k] for k in keys], set_={k: v for k, v in values.items() if k not in keys},
+        where=where).returning(table.c[keys[0]])
+    return conn.execute(statement).first() is not None  # no row: the update's condition failed
 
 
 def _game_row(m: Any) -> GameRow:
