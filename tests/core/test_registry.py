@@ -51,3 +51,31 @@ def test_unknown_option_lists_the_options():
 def test_bad_option_values_name_the_option_and_the_allowed_values(options, message):
     with pytest.raises(ValueError, match=message):
         tileworks.load_game("kiln", **options)
+
+
+def test_threads_asking_for_a_game_at_once_all_find_it():
+    """Seen in the server's load benchmark: while one thread was loading the
+    installed games, another was told that no game exists. A fresh
+    interpreter, eight threads asking at the same moment."""
+    import subprocess
+    import sys
+
+    script = """
+import threading
+import tileworks
+barrier, failures = threading.Barrier(8), []
+def ask():
+    barrier.wait()
+    try:
+        tileworks.load_game("azul")
+    except Exception as error:
+        failures.append(repr(error))
+threads = [threading.Thread(target=ask) for _ in range(8)]
+[t.start() for t in threads]
+[t.join() for t in threads]
+print(failures)
+"""
+    for _attempt in range(3):
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() == "[]", done.stdout

@@ -16,6 +16,7 @@ plugin that fails to load, or whose name is taken, is skipped with a
 from __future__ import annotations
 
 import importlib
+import threading
 import warnings
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
@@ -86,6 +87,10 @@ ENTRY_POINT_GROUP = "tileworks.games"
 
 _REGISTRY: dict[str, GameInfo] = {}
 _LOADED = False
+#: held while the entry points load: a server's threads may all ask for a game at once
+_LOADING = threading.Lock()
+#: the thread loading them (a plugin's import may ask for the games itself)
+_LOADER: int | None = None
 
 
 class PluginWarning(UserWarning):
@@ -121,12 +126,21 @@ def _where(info: GameInfo) -> str:
 
 
 def _ensure_loaded() -> None:
-    global _LOADED
-    if _LOADED:
+    """Register every game the installed packages declare, once. Other
+    threads asking meanwhile wait for all of them (they once saw none)."""
+    global _LOADED, _LOADER
+    if _LOADED or _LOADER == threading.get_ident():
         return
-    _LOADED = True
-    for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=_plugin_order):
-        _load_plugin(point)
+    with _LOADING:
+        if _LOADED:
+            return
+        _LOADER = threading.get_ident()
+        try:
+            for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=_plugin_order):
+                _load_plugin(point)
+        finally:
+            _LOADER = None
+        _LOADED = True
 
 
 def _plugin_order(point: Any) -> tuple[bool, str, str]:
