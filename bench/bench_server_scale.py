@@ -7,21 +7,24 @@ SQLite with 1, in one run.
 Starts a throwaway PostgreSQL (Debian's, flushing to disk as a site's
 would) and, for each set-up, ``tileworks serve`` (``--workers 2`` shares
 one port, as behind a load balancer). Opens the given number of 2-player
-Azul games, each watched by one live connection holding both seats (as a
-browser at a hot seat does, pictures included). Then:
+Azul games, each player on a live connection of its own asking for
+pictures, as the browser does (with two workers, the two players of a game
+are often on different processes). Each move is sent on the mover's
+connection; its latency is the time until the other player's connection
+shows it. Then:
 
 - **paced**: each game moves about every ``--think`` seconds (10 by default;
-  exponential waits, as players think), each move sent over HTTP on a
-  connection of its own (so that, with two workers, it often lands on the
-  process that does not hold the watcher);
-  the latency is from sending the move to its view arriving on the watcher;
+  exponential waits, as players think);
 - **flat out**: moves one after another, ``--in-flight`` (32) at a time
   across all the games, each game's next as soon as its view arrives: the
   most moves per second the set-up gives, with every game still open and
   watched (latency then is mostly queueing).
 
 The load comes from this one process on the same machine as the servers;
-on 2 cores it takes a share of the CPU. Prints figures; asserts nothing.
+on 2 cores it takes a share of the CPU. So each row also gives the CPU time
+the servers and the database spent a move, flat out (the whole machine's
+busy time, less this process's): the cores a site needs for a rate of
+moves. Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
@@ -29,7 +32,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
+import resource
 import shutil
 import socket
 import statistics
@@ -46,6 +51,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 from tileworks.testing.postgres import ThrowawayPostgres  # noqa: E402
 
 GAME = "azul"
+
+
+def busy_seconds() -> tuple[float, float]:
+    """CPU seconds spent so far by the whole machine (/proc/stat) and by
+    this process (the load), so that the servers' and the database's share
+    of a run can be told apart from the load's."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    with open("/proc/stat") as stat:
+        fields = [int(x) for x in stat.readline().split()[1:]]
+    user, nice, system, _idle, _iowait, irq, softirq = fields[:7]
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    return (user + nice + system + irq + softirq) / ticks, own.ru_utime + own.ru_stime
 
 
 def free_port() -> int:
@@ -73,55 +90,73 @@ def start_server(db_url: str, workers: int, log: Path) -> tuple[subprocess.Popen
 
 
 class Table:
-    """One game: its watcher (both seats' tokens) and its last view."""
+    """One game: a live connection per player (each made on its own, so that
+    with two workers they often land on different processes), and the last
+    view each has seen."""
 
     def __init__(self, game_id: str, tokens: list[str]):
         self.game_id, self.tokens = game_id, tokens
-        self.view: dict | None = None
-        self.arrived = asyncio.Event()
+        self.views: list[dict | None] = [None, None]
+        self.sockets: list = [None, None]
+        self.arrived = [asyncio.Event(), asyncio.Event()]
+        self.refused = False
 
-    async def watch(self, base: str, ready: asyncio.Event, stop: asyncio.Event) -> None:
+    async def play_seat(self, seat: int, base: str, ready: asyncio.Event, stop: asyncio.Event) -> None:
         async with connect(base.replace("http", "ws") + f"/api/games/{self.game_id}/ws", max_size=2**22,
-                           open_timeout=60) as ws:
-            await ws.send(json.dumps({"tokens": self.tokens, "picture": True}))
+                           open_timeout=120) as ws:
+            self.sockets[seat] = ws
+            await ws.send(json.dumps({"tokens": [self.tokens[seat]], "picture": True}))  # as a browser does
             while not stop.is_set():
                 try:
                     message = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
                 except asyncio.TimeoutError:
                     continue
-                if message.get("type") == "view" and (self.view is None or message["ply"] > self.view["ply"]):
-                    self.view = message
-                    self.arrived.set()
-                    ready.set()
+                if message.get("type") == "error":
+                    self.refused = True
+                    self.arrived[seat].set()
+                elif message.get("type") == "view" and (self.views[seat] is None or message["ply"] > self.views[seat]["ply"]):
+                    self.views[seat] = message
+                    self.arrived[seat].set()
+                    if all(self.views):
+                        ready.set()
 
-    async def move(self, client: httpx.AsyncClient) -> float | None:
-        """Make the mover's first legal move; seconds until its view arrived (None: the game is over)."""
-        view = self.view
-        if view is None or view["to_move"] is None:
+    async def seen_by_both(self, ply: int) -> None:
+        for seat in (0, 1):
+            while self.views[seat]["ply"] < ply and not self.refused:  # type: ignore[index]
+                self.arrived[seat].clear()
+                await asyncio.wait_for(self.arrived[seat].wait(), 60)
+
+    async def move(self) -> float | None:
+        """The mover sends its first legal move on its own connection;
+        seconds until the other player's connection shows it (None: the game
+        is over or the move was refused)."""
+        ply = max(v["ply"] for v in self.views)  # type: ignore[index]
+        await self.seen_by_both(ply)
+        view = self.views[0]
+        mover = view["to_move"]  # type: ignore[index]
+        if mover is None or self.refused:
             return None
-        self.arrived.clear()
+        other = 1 - mover
         started = time.perf_counter()
-        answer = await client.post(f"/api/games/{self.game_id}/moves",
-                                   json={"move": view["view"]["legal"][0], "ply": view["ply"]},
-                                   headers={"X-Seat-Token": self.tokens[view["to_move"]], "Connection": "close"})
-        if answer.status_code != 200:
-            return None
-        while self.view["ply"] <= view["ply"]:
-            await asyncio.wait_for(self.arrived.wait(), 30)
-            self.arrived.clear()
-        return time.perf_counter() - started
+        await self.sockets[mover].send(json.dumps({"move": self.views[mover]["view"]["legal"][0], "ply": ply}))
+        while self.views[other]["ply"] <= ply and not self.refused:  # type: ignore[index]
+            self.arrived[other].clear()
+            await asyncio.wait_for(self.arrived[other].wait(), 60)
+        return None if self.refused else time.perf_counter() - started
 
 
 async def measure(base: str, games: int, seconds: float, think: float = 10.0, in_flight: int = 32) -> dict[str, float]:
-    limits = httpx.Limits(max_connections=400, max_keepalive_connections=0)
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
+    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
         tables = []
         for _ in range(games):
             created = (await client.post("/api/games", json={"game": GAME, "players": ["human", "human"]})).json()
             tables.append(Table(created["id"], [s["token"] for s in created["seats"]]))
         stop = asyncio.Event()
         readies = [asyncio.Event() for _ in tables]
-        watchers = [asyncio.create_task(t.watch(base, r, stop)) for t, r in zip(tables, readies)]
+        watchers = []
+        for table, ready in zip(tables, readies):
+            watchers += [asyncio.create_task(table.play_seat(seat, base, ready, stop)) for seat in (0, 1)]
+            await asyncio.sleep(0.002)  # connecting 2,000 sockets at once overflows the listen queue
         await asyncio.gather(*(r.wait() for r in readies))
         figures: dict[str, float] = {}
         for mode in ("paced", "flat out"):
@@ -138,20 +173,22 @@ async def measure(base: str, games: int, seconds: float, think: float = 10.0, in
                         if time.perf_counter() >= deadline:
                             return
                     if mode == "paced":
-                        took = await table.move(client)
+                        took = await table.move()
                     else:
                         async with slots:
                             if time.perf_counter() >= deadline:
                                 return
-                            took = await table.move(client)
+                            took = await table.move()
                     if took is None:  # the game is over, or the move was refused
-                        failed[0] += table.view is not None and table.view["to_move"] is not None
+                        failed[0] += table.refused
                         return
                     latencies.append(took)
 
-            started = time.perf_counter()
+            started, (machine, load) = time.perf_counter(), busy_seconds()
             await asyncio.gather(*(play(t) for t in tables))
             elapsed = time.perf_counter() - started
+            machine_after, load_after = busy_seconds()
+            figures[f"{mode} server cpu ms"] = ((machine_after - machine) - (load_after - load)) / max(1, len(latencies)) * 1000
             cut = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [float("nan")] * 99
             figures[f"{mode} moves/s"] = len(latencies) / elapsed
             figures[f"{mode} p50 ms"] = cut[49] * 1000
@@ -174,9 +211,9 @@ def main() -> None:
     args = parser.parse_args()
     postgres = ThrowawayPostgres(durable=True).start()
     folder = Path(tempfile.mkdtemp())
-    print(f"{GAME}, 2 humans a game, each move sent over HTTP and its view received on a live connection")
+    print(f"{GAME}, 2 players a game, each on a WebSocket with pictures; a move's latency: until the other player sees it")
     print(f"{'database':10} {'workers':>7} {'games':>6} | {'paced moves/s':>13} {'p50 ms':>7} {'p99 ms':>7} | "
-          f"{'flat-out moves/s':>16} {'p50 ms':>7} {'p99 ms':>7}")
+          f"{'flat-out moves/s':>16} {'p50 ms':>7} {'p99 ms':>7} | {'server CPU ms a move':>20}")
     try:
         for games in args.games:
             for database, workers in [("sqlite", 1)] + [("postgres", n) for n in args.workers]:
@@ -198,7 +235,7 @@ def main() -> None:
                     process.wait()
                 print(f"{database:10} {workers:>7} {games:>6} | {f['paced moves/s']:>13.1f} {f['paced p50 ms']:>7.1f} "
                       f"{f['paced p99 ms']:>7.1f} | {f['flat out moves/s']:>16.1f} {f['flat out p50 ms']:>7.1f} "
-                      f"{f['flat out p99 ms']:>7.1f}", flush=True)
+                      f"{f['flat out p99 ms']:>7.1f} | {f['flat out server cpu ms']:>20.1f}", flush=True)
     finally:
         postgres.stop()
         shutil.rmtree(folder, ignore_errors=True)
