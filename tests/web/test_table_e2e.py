@@ -152,6 +152,8 @@ def test_pointing_at_the_last_step_of_a_move_previews_it(server, browser, game):
     deadline = time.monotonic() + 30
     while True:  # take steps until a piece would complete a move
         assert time.monotonic() < deadline, "no step completes a move"
+        # a piece or a button is offered once the last step's picture has come (not in between)
+        page.wait_for_selector("#board svg .target, #buttons button:not(.cancel)")
         targets = page.locator("#board svg .target")
         if not targets.count():
             page.locator("#buttons button:not(.cancel)").first.click()

@@ -5,10 +5,12 @@ free port of the loopback, gone when stopped.
 PostgreSQL refuses to run as root; run as root (a container, CI), the
 cluster belongs to the ``postgres`` system user that Debian's package makes.
 
->>> server = ThrowawayPostgres().start()        # doctest: +SKIP
->>> server.new_database("t1")                   # doctest: +SKIP
-'postgresql+psycopg://postgres@127.0.0.1:54321/t1'
->>> server.stop()                               # doctest: +SKIP
+Used as::
+
+    server = ThrowawayPostgres().start()
+    url = server.new_database("t1")   # postgresql+psycopg://postgres@127.0.0.1:PORT/t1
+    ...
+    server.stop()
 """
 
 from __future__ import annotations
