@@ -36,7 +36,6 @@ import os
 import random
 import resource
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -48,7 +47,7 @@ import httpx
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
-from tileworks.testing.postgres import ThrowawayPostgres  # noqa: E402
+from tileworks.testing.postgres import ThrowawayPostgres, free_port  # noqa: E402
 
 GAME = "azul"
 
@@ -63,12 +62,6 @@ def busy_seconds() -> tuple[float, float]:
     user, nice, system, _idle, _iowait, irq, softirq = fields[:7]
     own = resource.getrusage(resource.RUSAGE_SELF)
     return (user + nice + system + irq + softirq) / ticks, own.ru_utime + own.ru_stime
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def start_server(db_url: str, workers: int, log: Path) -> tuple[subprocess.Popen, str]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,13 +16,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tileworks.testing.postgres import free_port
+
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Server:

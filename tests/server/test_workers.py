@@ -17,10 +17,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from sqlalchemy import select
 from websockets.sync.client import connect as websocket
 
-from tileworks.server.store import actions, connect, leases
+from tileworks.server.store import Store, connect
 
 from .test_restart import Server
 
@@ -43,21 +42,17 @@ def new_game(server, game, players, **body):
     return created["id"], [s["token"] for s in created["seats"]]
 
 
+def in_store(url, read):
+    """``read(store)`` on the site's database, as a process of it sees it."""
+    engine = connect(url)
+    try:
+        return read(Store(engine))
+    finally:
+        engine.dispose()
+
+
 def stored_history(url, game_id):
-    engine = connect(url)
-    with engine.connect() as conn:
-        found = [a for (a,) in conn.execute(select(actions.c.action).where(actions.c.game_id == game_id)
-                                             .order_by(actions.c.ply))]
-    engine.dispose()
-    return found
-
-
-def holder(url, game_id):
-    engine = connect(url)
-    with engine.connect() as conn:
-        found = conn.execute(select(leases.c.holder, leases.c.expires).where(leases.c.game_id == game_id)).first()
-    engine.dispose()
-    return found
+    return in_store(url, lambda store: store.load(game_id)[1])
 
 
 def test_moves_raced_through_two_processes_land_exactly_once(site):
@@ -120,9 +115,9 @@ def serving_process(url, game_id, servers, seconds=10):
     """The server whose process holds the game's lease (its origin names its pid)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        found = holder(url, game_id)
-        if found and found.expires > time.time():
-            pid = int(found.holder.split(":")[-2])
+        found = in_store(url, lambda store: store.lease_holder(game_id))  # unexpired
+        if found:
+            pid = int(found.split(":")[-2])
             return next(s for s in servers if s.process.pid == pid)
         time.sleep(0.05)
     raise AssertionError(f"nobody serves game {game_id}")
@@ -228,8 +223,6 @@ def test_processes_starting_at_once_on_a_new_database_all_start(postgres):
     """Seen once in the load benchmark: two workers starting together both
     inserted the site's first heartbeat, and the second failed to start."""
     import threading
-
-    from tileworks.server.store import Store
 
     url = postgres.new_database(f"together_{os.getpid()}")
     barrier, failures = threading.Barrier(4), []

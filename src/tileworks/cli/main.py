@@ -350,8 +350,10 @@ def serve(
         if workers > 1 and not url.startswith("postgresql"):
             raise ValueError(_("--workers {workers} needs a PostgreSQL database (--db postgresql+psycopg://...): "
                                "the processes hear of each other's moves through it", workers=workers))
-        application = create_app(**settings) if workers == 1 else None
-        if workers > 1:
+        if workers == 1:
+            application = create_app(**settings)
+        else:
+            application = None
             connect(url).dispose()  # the schema in place once, before the workers start
     except Exception as exc:  # e.g. an unreadable URL, a database that refuses
         _fail(_("cannot start the server: {error}", error=exc))

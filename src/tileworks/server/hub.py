@@ -386,11 +386,8 @@ class Hub:
                 if row.claim_hash is None or row.claim_hash != room.row.seats[old_seat].token_hash:
                     raise ServerError(409, _("seat {seat} of the rematch was already claimed", seat=seat_name(seat)))
                 claimed[seat] = secrets.token_urlsafe(24)
-            changes = {seat: {"token_hash": token_hash(token), "claim_hash": None} for seat, token in claimed.items()}
-            await to_thread.run_sync(self.store.set_seats, new.id, changes)
-            for seat, change in changes.items():
-                new.row.seats[seat].token_hash, new.row.seats[seat].claim_hash = change["token_hash"], None
-            new.row.revision += 1
+            await self._set_seats(new, {seat: {"token_hash": token_hash(token), "claim_hash": None}
+                                        for seat, token in claimed.items()})
         return new, claimed
 
     async def claim(self, room: Room, seat: int, account: Account | None = None, guest: str | None = None) -> str:
@@ -411,11 +408,17 @@ class Hub:
                 raise ServerError(409, _("you already hold a seat in this rated game"))
             token = secrets.token_urlsafe(24)
             holder, name = (account.id, account.username) if account else (None, guest)
-            await to_thread.run_sync(self.store.set_seats, room.id, {
-                seat: {"token_hash": token_hash(token), "account_id": holder, "name": name}})
-            row.token_hash, row.account_id, row.name = token_hash(token), holder, name
-            room.row.revision += 1
+            await self._set_seats(room, {seat: {"token_hash": token_hash(token), "account_id": holder, "name": name}})
         return token
+
+    async def _set_seats(self, room: Room, changes: dict[int, dict[str, Any]], **values: Any) -> None:
+        """Write the seats' ``changes`` (and the game's ``values``, as
+        ``Store.set_seats`` takes them), and make the room's copy the same."""
+        await to_thread.run_sync(lambda: self.store.set_seats(room.id, changes, **values))
+        for seat, change in changes.items():
+            for key, value in change.items():
+                setattr(room.row.seats[seat], key, value)
+        room.row.revision += 1
 
     # -- finding games and seats -------------------------------------------------------------
     async def room(self, game_id: str) -> Room:
@@ -463,12 +466,17 @@ class Hub:
         """Bring ``room`` up to date with what other server processes wrote
         to its game (its moves, seats, status and clocks) when the store's
         revision is ahead of it; its clients stay. True when it changed."""
-        stored = (self.store.revision(room.id) if self.store.local
-                  else await to_thread.run_sync(self.store.revision, room.id))
+        stored = await self._in_store(self.store.revision, room.id)
         if stored is None or stored == room.row.revision:
             return False
         async with room.lock:
             return await self._catch_up(room)
+
+    async def _in_store(self, call: Any, *args: Any) -> Any:
+        """``call(*args)`` on the store: at once on a local SQLite file (a
+        fraction of a millisecond, less than handing it to a thread costs),
+        else in a worker thread."""
+        return call(*args) if self.store.local else await to_thread.run_sync(call, *args)
 
     async def _catch_up(self, room: Room) -> bool:
         """:meth:`catch_up` under the room's lock: the row, and the actions
@@ -544,12 +552,10 @@ class Hub:
         if status == "playing" != room.row.status and room.row.clock and room.row.seats[room.state.current_player()].human:
             starts = time.time()
 
-        new_status = status if status != room.row.status else None
-        await to_thread.run_sync(lambda: self.store.set_seats(
-            room.id, {seat: {"joined": True} for seat in fresh}, status=new_status, turn_started=starts,
-            needs_server=needs_server(status, starts or room.row.turn_started, room.row.seats, room.state,
-                                      room.out_of_time())))
-        room.row.revision += 1
+        await self._set_seats(room, {seat: {"joined": True} for seat in fresh},
+                              status=status if status != room.row.status else None, turn_started=starts,
+                              needs_server=needs_server(status, starts or room.row.turn_started, room.row.seats,
+                                                        room.state, room.out_of_time()))
         room.row.status = status
         if starts is not None:
             room.row.turn_started = starts
@@ -627,7 +633,7 @@ class Hub:
         waits = needs_server(status, timing[0] if timing else row.turn_started, row.seats, state, out)
 
         job = (room.id, version, new_actions, status, result, timed_out, timing, rate, waits)
-        stored = self.store.append(*job) if self.store.local else await to_thread.run_sync(self.store.append, *job)
+        stored = await self._in_store(self.store.append, *job)
         if not stored:  # another server process moved first: take its state
             await self._catch_up(room)
             raise ServerError(409, _("another move was made first"))
@@ -677,11 +683,9 @@ class Hub:
         row.revision += 1
         for seat, left in emptied.items():
             row.seats[seat].remaining = left
-        if room.timer is not None and room.timer is not asyncio.current_task():
-            room.timer.cancel()
         log.info("game %s ended: %s", room.id, ended)
         await self.broadcast(room)
-        await self.tend(room)
+        await self.tend(room)  # nothing waits now: the clock's timer stops and the lease goes
 
     # -- AI seats ----------------------------------------------------------------------------------
     def schedule_ai(self, room: Room) -> None:

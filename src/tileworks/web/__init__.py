@@ -26,6 +26,7 @@ import tileworks
 from tileworks.core import SPECTATOR, sample_chance
 from tileworks.core.i18n import LANGUAGE_NAMES, LANGUAGES, _, catalog, current_language, gettext, language
 from tileworks.core.registry import registered_games
+from tileworks.web.fonts import FIRST_SLICES
 from tileworks.web.rules import rules_html
 
 STATIC = Path(__file__).parent / "static"
@@ -107,10 +108,6 @@ def script_strings(lang: str) -> dict[str, str]:
               if isinstance(message, str)}
     translated = catalog(lang)
     return {message: translated[message] for message in sorted(marked) if message in translated}
-
-
-#: the font slices each language's pages always draw with (see ``fonts``)
-FIRST_SLICES = {"en": ("latin-400.woff2",), "ja": ("latin-400.woff2", "ja-1-400.woff2")}
 
 
 #: the theme chosen in the header ("" follows the system), and the scheme it

@@ -23,6 +23,8 @@ from tileworks.core.i18n import LANGUAGE_NAMES
 FAMILY = "tileworks Sans"
 FAMILY_JA = "tileworks Sans JA"
 FONTS = Path(__file__).parent / "static" / "fonts"
+#: the slices each language's pages always draw with (preloaded with the styles)
+FIRST_SLICES = {"en": ("latin-400.woff2",), "ja": ("latin-400.woff2", "ja-1-400.woff2")}
 #: the Japanese characters per slice after the first (a slice of 100 CJK glyphs is about 15 kB)
 SLICE_SIZE = 100
 #: the Latin slices' characters: ASCII, the punctuation and symbols the
