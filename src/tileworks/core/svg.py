@@ -25,20 +25,23 @@ def _attribute_name(keyword: str) -> str:
     return keyword.rstrip("_").replace("_", "-")
 
 
-@lru_cache(maxsize=4096)
-def _attribute_value(value: str) -> str:
-    # a picture repeats a few dozen values (colours, ids, numbers) many times
-    return escape(value)
-
-
 def _attrs(attributes: dict[str, Any]) -> str:
-    return "".join(
-        f' {_attribute_name(key)}="{_attribute_value(str(value))}"' for key, value in attributes.items()
-        if value is not None
-    )
+    try:
+        return _attribute_text(tuple(attributes.items()))
+    except TypeError:  # a value that cannot be a cache key
+        return _attribute_text.__wrapped__(tuple(attributes.items()))
 
 
+@lru_cache(maxsize=8192)
+def _attribute_text(items: tuple[tuple[str, Any], ...]) -> str:
+    # a picture repeats a few hundred sets of attributes (a tile's colour,
+    # its seat and line) many times: each is written once
+    return "".join(f' {_attribute_name(key)}="{escape(str(value))}"' for key, value in items if value is not None)
+
+
+@lru_cache(maxsize=8192)
 def _number(value: float) -> str:
+    # coordinates repeat from shape to shape and picture to picture
     return f"{value:g}"
 
 
