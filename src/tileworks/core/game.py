@@ -424,6 +424,20 @@ class State(ABC):
 
         return text_picture(self.observation_string(viewer), self.decision())
 
+    def picture_viewer(self, viewer: int) -> int:
+        """The viewer whose picture ``viewer`` is shown: ``viewer`` itself,
+        or, in a game whose pictures are the same for every viewer, the
+        spectator, so that a server draws one picture a position for all.
+
+        >>> import tileworks
+        >>> from tileworks.core.constants import SPECTATOR
+        >>> tileworks.load_game("azul").new_initial_state().picture_viewer(1) == SPECTATOR
+        True
+        >>> tileworks.load_game("tiles").new_initial_state().picture_viewer(1)
+        1
+        """
+        return viewer
+
     def svg_after(self, action: int, viewer: int, narrow: bool = False) -> str:
         """The picture once ``action`` is made, as ``viewer`` sees it (for a
         preview, ``core.svg.preview_overlay``); games drawn from views keep
@@ -538,6 +552,10 @@ class DelegatingState(State):
         ``narrow``, the render module's ``render_svg_narrow`` where it has
         one: the same shapes laid out for a phone."""
         return self._picture(self.view(viewer), viewer, narrow)
+
+    def picture_viewer(self, viewer: int) -> int:
+        # a render module says so with PICTURE_FOR_EVERY_VIEWER = True
+        return SPECTATOR if getattr(self.render, "PICTURE_FOR_EVERY_VIEWER", False) else viewer
 
     def _picture(self, view: dict[str, Any], viewer: int, narrow: bool) -> str:
         render_svg = getattr(self.render, "render_svg", None)

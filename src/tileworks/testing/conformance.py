@@ -118,6 +118,18 @@ def check_pictures_hide_what_they_must(state, rng):
                 assert other.svg(seat, narrow) == picture
 
 
+def check_shared_pictures_are_the_same(state):
+    """Viewers that ``picture_viewer`` says are shown one picture would
+    each draw that picture themselves."""
+    viewers = list(range(state.game().num_players())) + [SPECTATOR]
+    for viewer in viewers:
+        shown = state.picture_viewer(viewer)
+        assert shown in viewers
+        if shown != viewer:
+            for narrow in (False, True):
+                assert state.svg(viewer, narrow) == state.svg(shown, narrow), f"P{viewer + 1} draws another picture"
+
+
 def check_every_choice_can_be_clicked(state):
     """Each legal move's clicks name shapes in the mover's picture, wide and
     narrow (or are buttons), and no two moves share their clicks."""
@@ -284,6 +296,7 @@ def check_state(state, game, shadow, rng):
         if not state.is_chance_node() and not state.is_terminal():
             check_evaluate_after_matches_playing_out(state, game)
         check_pictures_hide_what_they_must(state, rng)
+        check_shared_pictures_are_the_same(state)
         if not state.is_chance_node() and not state.is_terminal():
             check_every_choice_can_be_clicked(state)
         check_moves_are_told_in_words(state, rng)

@@ -36,6 +36,9 @@ from tileworks.core.i18n import _
 from tileworks.core.text import Segment, closing_line, plain, points_of, rich
 from tileworks.games.azul.constants import COLOUR_LETTERS, FLOOR_PENALTY, wall_colour
 
+#: every seat sees the whole table (only the bag's order is hidden, and it is never drawn): one picture serves every viewer
+PICTURE_FOR_EVERY_VIEWER = True
+
 STYLES = {"b": "bold blue", "y": "bold yellow", "r": "bold red", "k": "bold white on grey23", "w": "bold black on white"}
 
 

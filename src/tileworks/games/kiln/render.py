@@ -36,6 +36,9 @@ from typing import Any
 from tileworks.core.i18n import _, gettext
 from tileworks.core.text import Segment, plain, rich
 
+#: every seat sees the whole table: one picture serves every viewer
+PICTURE_FOR_EVERY_VIEWER = True
+
 STYLES = {
     "R": "bold red",
     "B": "bold blue",
