@@ -413,3 +413,34 @@ def test_a_phone_gets_the_narrow_picture_and_others_the_wide_one(client):
         assert phone.receive_json()["svg"] == narrow
         desk.send_json({"tokens": [token], "picture": True})
         assert desk.receive_json()["svg"] == wide
+
+
+def test_live_pictures_are_each_viewers_own_and_match_the_http_view(client):
+    """Tiles hides each seat's hand: after a move, each seat's live picture
+    and move log are what its HTTP view with pictures says, and no seat
+    (nor a spectator) is sent another's picture."""
+    created = client.post("/api/games", json={"game": "tiles", "players": ["human", "human"]}).json()
+    game_id, tokens = created["id"], [s["token"] for s in created["seats"]]
+    with client.websocket_connect(f"/api/games/{game_id}/ws") as first, \
+            client.websocket_connect(f"/api/games/{game_id}/ws") as second, \
+            client.websocket_connect(f"/api/games/{game_id}/ws") as watcher:
+        sockets = [(first, [tokens[0]]), (second, [tokens[1]]), (watcher, [])]
+        for socket, held in sockets:
+            socket.send_json({"tokens": held, "picture": True})
+            socket.receive_json()
+        view = client.get(f"/api/games/{game_id}", headers={"X-Seat-Token": ",".join(tokens)}).json()
+        mover = tokens[view["to_move"]]
+        moved = client.post(f"/api/games/{game_id}/moves", json={"move": view["view"]["legal"][0], "ply": view["ply"]},
+                            headers={"X-Seat-Token": mover})
+        assert moved.status_code == 200, moved.text
+        pictures = []
+        for socket, held in sockets:
+            live = socket.receive_json()
+            while live["ply"] < moved.json()["ply"]:
+                live = socket.receive_json()
+            http = client.get(f"/api/games/{game_id}?picture=true", headers={"X-Seat-Token": ",".join(held)}).json()
+            assert len(live["moves"]) == 1
+            for key in ("svg", "moves", "choices", "view", "viewer", "ply"):
+                assert live[key] == http[key], key
+            pictures.append(live["svg"])
+        assert len(set(pictures)) == 3  # each seat sees its own hand; the spectator, none

@@ -3,7 +3,10 @@ server processes on one database can never both apply a move for one turn."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 from fastapi.testclient import TestClient
+from sqlalchemy import event
 
 from tileworks.server import create_app
 from tileworks.server.store import Store, connect
@@ -36,6 +39,31 @@ def test_two_servers_on_one_database_cannot_both_take_a_turn(db_url):
         # the second server sees that the store is ahead of its copy before it checks the move
         assert raced.status_code == 409 and "stale move" in raced.json()["error"], raced.text
         assert b.view(game_id) == a.view(game_id)  # the loser took the winner's state
+
+
+def test_players_moving_at_once_share_the_connections_the_server_keeps_open(postgres):
+    """Forty games moving at once through one process on PostgreSQL: every
+    move lands, on connections the server keeps open, none opened for a
+    moment and closed again (each new connection costs PostgreSQL a backend
+    process; on SQLite it is a file opened in microseconds)."""
+    db_url = postgres.new_database("moving_at_once")
+    with TestClient(create_app(db_url=db_url, ai_workers=1)) as client:
+        api, store = Api(client), client.app.state.hub.store
+        games = [api.create("azul", ["human", "human"]) for _ in range(40)]
+        opened, closed = [], []
+        event.listen(store.engine.pool, "connect", lambda *_: opened.append(1))
+        event.listen(store.engine.pool, "close", lambda *_: closed.append(1))
+
+        def play_three(created):
+            tokens = [s["token"] for s in created["seats"]]
+            for _ in range(3):
+                view = api.view(created["id"], *tokens)
+                assert api.move(created["id"], view["view"]["legal"][0], view["ply"], *tokens).status_code == 200
+
+        with ThreadPoolExecutor(40) as players:
+            list(players.map(play_three, games))
+        assert all(api.view(g["id"])["moves_made"] == 3 for g in games)
+        assert closed == [] and len(opened) <= store.connections
 
 
 def test_idle_games_leave_memory_and_come_back_from_the_store(db_url):

@@ -549,7 +549,7 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
         try:
             await hub().join(found, client.seats)  # tells the others
             found.clients.add(client)
-            await client.send(hub().payload(found, client.seats, client.picture, client.narrow))
+            await client.send(hub().message(found, client.seats, client.picture, client.narrow))
             while True:
                 try:
                     message = await client.receive()
@@ -731,9 +731,10 @@ class _Socket:
         self.lang = current_language()
         self._sending = asyncio.Lock()
 
-    async def send(self, message: dict[str, Any]) -> None:
+    async def send(self, message: dict[str, Any] | str) -> None:
+        """Send ``message`` (a dict, or its JSON text)."""
         async with self._sending:
-            await self.websocket.send_text(json.dumps(message))
+            await self.websocket.send_text(message if isinstance(message, str) else json.dumps(message))
 
     async def receive(self) -> Any:
         """The next message, parsed. A message that is not JSON text (a

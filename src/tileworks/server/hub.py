@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import json
 import logging
 import multiprocessing
 import multiprocessing.connection
@@ -37,7 +38,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from anyio import to_thread
+from anyio import CapacityLimiter, to_thread
 
 import tileworks
 from tileworks.core.scoring import announce, breakdown, recording, totals_by_kind
@@ -136,6 +137,8 @@ class Room:
     views: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict)
     pictures: dict[tuple[int, str], str] = field(default_factory=dict)
     narrow_pictures: dict[tuple[int, str], str] = field(default_factory=dict)  # a phone's layout
+    #: the picture and the move log as JSON text, by picture (viewer, narrow) and language
+    encoded: dict[tuple[Any, str], str] = field(default_factory=dict)
     views_at: int = -1
     #: the players' moves so far, in notation (public in every game)
     log: list[dict[str, Any]] = field(default_factory=list)
@@ -183,6 +186,7 @@ class Hub:
         self.pool: ProcessPoolExecutor | None = None
         #: the games whose computer seats and clock this process serves (their leases)
         self.serving: set[str] = set()
+        self._store_threads: CapacityLimiter | None = None
 
     # -- lifecycle -------------------------------------------------------------------------
     async def start(self) -> None:
@@ -190,13 +194,13 @@ class Hub:
         AI pool, resume thinking wherever an AI seat is to move, and start
         the heartbeat and the sweep for abandoned games."""
         now = time.time()
-        since = await to_thread.run_sync(self.store.alive_at)
+        since = await self._in_thread(self.store.alive_at)
         # another process of the site beat within two heartbeats: the site was never down
         if since is not None and now - since > 2 * HEARTBEAT:
-            moved = await to_thread.run_sync(self.store.give_back, since, now)
+            moved = await self._in_thread(self.store.give_back, since, now)
             if moved:
                 log.info("gave %.1f s of downtime back to the clocks of %d games", now - since, len(moved))
-        await to_thread.run_sync(self.store.beat, now)
+        await self._in_thread(self.store.beat, now)
         self.pool = self._new_pool()
         await self._take_over()
         loop = asyncio.get_running_loop()
@@ -216,17 +220,17 @@ class Hub:
         if self.pool:
             self.pool.shutdown(wait=False, cancel_futures=True)
             self.pool = None
-        await to_thread.run_sync(self.store.beat, time.time())  # down from now: the next start gives it back
+        await self._in_thread(self.store.beat, time.time())  # down from now: the next start gives it back
         for game_id in list(self.serving):  # the other processes take them over at once
-            await to_thread.run_sync(self.store.release_lease, game_id, self.store.origin)
+            await self._in_thread(self.store.release_lease, game_id, self.store.origin)
         self.serving.clear()
 
     async def _heartbeat(self) -> None:
         while True:
             await asyncio.sleep(HEARTBEAT)
             try:
-                await to_thread.run_sync(self.store.beat, time.time())
-                held = await to_thread.run_sync(self.store.renew_leases, self.store.origin, LEASE)
+                await self._in_thread(self.store.beat, time.time())
+                held = await self._in_thread(self.store.renew_leases, self.store.origin, LEASE)
                 for game_id in self.serving - held:  # lost (this process stalled): its new holder serves it
                     self._stop_serving(game_id)
                 await self._take_over()
@@ -236,13 +240,13 @@ class Hub:
     async def _take_over(self) -> None:
         """Serve the games whose computer or clock waits and that no live
         process serves: at start, and each heartbeat (a process died)."""
-        for game_id in await to_thread.run_sync(self.store.unserved):
+        for game_id in await self._in_thread(self.store.unserved):
             try:
                 room = await self.room(game_id)
             except ServerError:  # gone meanwhile
                 continue
             if not await self.tend(room):  # marked by an older server, or a migration: nothing waits
-                await to_thread.run_sync(self.store.needs_nothing, game_id, room.row.revision)
+                await self._in_thread(self.store.needs_nothing, game_id, room.row.revision)
 
     async def tend(self, room: Room) -> bool:
         """Serve the room's computer seat or clock if it needs the server and
@@ -252,10 +256,10 @@ class Hub:
         if not room.needs_server():
             if room.id in self.serving:
                 self._stop_serving(room.id)
-                await to_thread.run_sync(self.store.release_lease, room.id, self.store.origin)
+                await self._in_thread(self.store.release_lease, room.id, self.store.origin)
             return False
         if room.id not in self.serving:
-            if not await to_thread.run_sync(self.store.take_lease, room.id, self.store.origin, LEASE):
+            if not await self._in_thread(self.store.take_lease, room.id, self.store.origin, LEASE):
                 return True  # another process serves it
             self.serving.add(room.id)
         self.schedule_ai(room)
@@ -275,7 +279,7 @@ class Hub:
         while True:
             try:
                 cutoff = time.time() - self.abandon_after
-                for game_id in await to_thread.run_sync(self.store.stale, cutoff):
+                for game_id in await self._in_thread(self.store.stale, cutoff):
                     room = await self.room(game_id)
                     async with room.lock:
                         if not room.over:
@@ -355,7 +359,7 @@ class Hub:
         if row.status == "playing" and clock and row.seats[state.current_player()].human:
             row.turn_started = now
         room = Room(row, state)
-        await to_thread.run_sync(self.store.create, row, state.history(), room.needs_server())
+        await self._in_thread(self.store.create, row, state.history(), room.needs_server())
         self._keep(room)
         if rematch_of is not None:
             rematch_of.row.rematch = row.id
@@ -414,7 +418,7 @@ class Hub:
     async def _set_seats(self, room: Room, changes: dict[int, dict[str, Any]], **values: Any) -> None:
         """Write the seats' ``changes`` (and the game's ``values``, as
         ``Store.set_seats`` takes them), and make the room's copy the same."""
-        await to_thread.run_sync(lambda: self.store.set_seats(room.id, changes, **values))
+        await self._in_thread(lambda: self.store.set_seats(room.id, changes, **values))
         for seat, change in changes.items():
             for key, value in change.items():
                 setattr(room.row.seats[seat], key, value)
@@ -433,7 +437,7 @@ class Hub:
             async with lock:
                 room = self.rooms.get(game_id)
                 if room is None:
-                    room = await to_thread.run_sync(self._load, game_id)
+                    room = await self._in_thread(self._load, game_id)
                     self._keep(room)
         finally:
             self._loading.pop(game_id, None)
@@ -476,12 +480,20 @@ class Hub:
         """``call(*args)`` on the store: at once on a local SQLite file (a
         fraction of a millisecond, less than handing it to a thread costs),
         else in a worker thread."""
-        return call(*args) if self.store.local else await to_thread.run_sync(call, *args)
+        return call(*args) if self.store.local else await self._in_thread(call, *args)
+
+    async def _in_thread(self, call: Any, *args: Any) -> Any:
+        """``call(*args)`` on the store in a worker thread, no more at once
+        than the store keeps connections (more would open and close extra
+        connections, which costs a database far more than waiting)."""
+        if self._store_threads is None:
+            self._store_threads = CapacityLimiter(self.store.connections)
+        return await to_thread.run_sync(call, *args, limiter=self._store_threads)
 
     async def _catch_up(self, room: Room) -> bool:
         """:meth:`catch_up` under the room's lock: the row, and the actions
         since the room's version, replayed on its state with their log entries."""
-        found = await to_thread.run_sync(self.store.load, room.id, room.row.version)
+        found = await self._in_thread(self.store.load, room.id, room.row.version)
         if found is None or found[0].revision == room.row.revision or found[0].version < room.row.version:
             return False
         row, new_actions, timed_out = found
@@ -582,7 +594,7 @@ class Hub:
         state = room.state
         action = self._checked_action(room, held, text, ply)
         mover = state.current_player()
-        now = _cached(room, room.narrow_pictures if narrow else room.pictures, mover, lambda seen: state.svg(seen, narrow))
+        now = self.picture(room, mover, narrow)
         return preview_overlay(now, state.svg_after(action, mover, narrow))
 
     @staticmethod
@@ -677,7 +689,7 @@ class Hub:
             result["timeouts"] = timeouts
         rate = self._rating(row, result)
         emptied = {seat: 0.0 for seat in out if row.seats[seat].remaining is not None}
-        if not await to_thread.run_sync(self.store.finish, room.id, row.version, result, rate, idle_since, emptied):
+        if not await self._in_thread(self.store.finish, room.id, row.version, result, rate, idle_since, emptied):
             return  # a move (or, for an idle game, anything) got there first
         row.status, row.result, row.turn_started = "finished", result, None
         row.revision += 1
@@ -798,8 +810,8 @@ class Hub:
         for client in list(room.clients):
             try:
                 with language(client.lang):
-                    payload = self.payload(room, client.seats, client.picture, client.narrow)
-                await client.send(payload)
+                    message = self.message(room, client.seats, client.picture, client.narrow)
+                await client.send(message)
             except Exception:  # a client gone away: forget it
                 room.clients.discard(client)
 
@@ -812,8 +824,7 @@ class Hub:
         viewer = viewer_of(state, seats)
         extra: dict[str, Any] = {}
         if picture:
-            svg = _cached(room, room.narrow_pictures if narrow else room.pictures, viewer,
-                          lambda seen: state.svg(seen, narrow))
+            svg = self.picture(room, viewer, narrow)
             # chance and the end have no seat to move, and so no choices
             extra = {"svg": svg, "moves": room.log,
                      "choices": state.choices() if room.to_move() in seats and room.to_move() not in room.out_of_time()
@@ -842,9 +853,30 @@ class Hub:
             **extra,
         }
 
+    def message(self, room: Room, seats: list[int], picture: bool = False, narrow: bool = False) -> str:
+        """:meth:`payload` as JSON text, for a live client. The picture and
+        the move log, the bulk of it and the same for many clients, are
+        encoded once a ply."""
+        payload = self.payload(room, seats, picture, narrow)
+        if not picture:
+            return json.dumps(payload)
+        svg, moves = payload.pop("svg"), payload.pop("moves")
+        shared = _cached(room, room.encoded, (room.state.picture_viewer(viewer_of(room.state, seats)), narrow),
+                         lambda _: f'"svg": {json.dumps(svg)}, "moves": {json.dumps(moves)}')
+        return json.dumps(payload)[:-1] + ", " + shared + "}"  # a payload is never empty
+
     @staticmethod
     def view(room: Room, viewer: int) -> dict[str, Any]:
         return _cached(room, room.views, viewer, room.state.view)
+
+    @staticmethod
+    def picture(room: Room, viewer: int, narrow: bool = False) -> str:
+        """The SVG of ``viewer``'s view, drawn once a ply for every client
+        shown the same picture (in a game whose table every viewer sees
+        whole, one picture serves the seats and the spectators)."""
+        state = room.state
+        return _cached(room, room.narrow_pictures if narrow else room.pictures, state.picture_viewer(viewer),
+                       lambda seen: state.svg(seen, narrow))
 
     def record(self, room: Room, seats: list[int]) -> dict[str, Any]:
         """A finished game's full record; an unfinished game's history and
@@ -879,6 +911,7 @@ def _cached(room: Room, cache: dict[tuple[int, str], Any], viewer: int, make: An
         room.views.clear()
         room.pictures.clear()
         room.narrow_pictures.clear()
+        room.encoded.clear()
         room.views_at = room.row.version
     key = (viewer, current_language())
     found = cache.get(key)

@@ -38,8 +38,9 @@ from sqlalchemy import (
     Boolean, Column, Float, ForeignKey, Integer, MetaData, String, Table, Text, create_engine, delete, event,
     insert, select, text, update,
 )
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.pool import QueuePool
 
 SCHEMA_VERSION = 5
 #: schema upgrades in place: version -> steps that reach the next one, each
@@ -66,6 +67,10 @@ MIGRATIONS: dict[int, list[str | Callable[[Any], None]]] = {
 CHANNEL = "tileworks_games"
 #: the PostgreSQL advisory lock held while a process makes or migrates the schema
 SCHEMA_LOCK = 0x7469_6C65
+#: database connections a server process keeps open (PostgreSQL), as many
+#: as it runs store calls at once; as many again may open for a moment
+#: beside them (requests for accounts and ratings at a busy time)
+CONNECTIONS = 10
 
 metadata = MetaData()
 
@@ -240,7 +245,9 @@ def connect(url: str) -> Engine:
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
     else:
-        engine = create_engine(url, pool_pre_ping=True)
+        # kept open: a connection opened for a moment and closed again costs
+        # PostgreSQL a new backend process, more than the query itself
+        engine = create_engine(url, pool_pre_ping=True, pool_size=CONNECTIONS, max_overflow=CONNECTIONS)
     with engine.begin() as conn:
         if engine.dialect.name == "postgresql":  # processes starting at once make or migrate the schema one by one
             conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
@@ -271,6 +278,8 @@ class Store:
         self.local = engine.dialect.name == "sqlite"
         #: PostgreSQL: writes are announced with NOTIFY, for the other server processes
         self.announces = engine.dialect.name == "postgresql"
+        #: store calls to run at once (the connections the pool keeps open)
+        self.connections = engine.pool.size() if isinstance(engine.pool, QueuePool) else CONNECTIONS
         #: this server process, as it signs its leases and announcements
         self.origin = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
