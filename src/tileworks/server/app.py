@@ -47,6 +47,7 @@ from tileworks.agents.learned import networks_of, standing
 from tileworks.server.hub import ABANDON_AFTER, HUMAN, MAX_SEATS, Hub, Room, position_after
 from tileworks.server.ratings import shown as shown_rating
 from tileworks.server.store import Account, GameRow, Store, connect, default_url
+from tileworks.server.transport import tune_collector
 from tileworks.web import LANGUAGE_COOKIE, add_pages
 
 log = logging.getLogger("tileworks.server")
@@ -288,7 +289,9 @@ SETTINGS_VARIABLE = "TILEWORKS_SERVE_SETTINGS"
 
 def app_from_environment() -> FastAPI:
     """The app of one worker process of ``tileworks serve --workers N``."""
-    return create_app(**json.loads(os.environ[SETTINGS_VARIABLE]))
+    app = create_app(**json.loads(os.environ[SETTINGS_VARIABLE]))
+    tune_collector()
+    return app
 
 
 def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: int = 2,

@@ -10,6 +10,7 @@ uvicorn does.
 
 from __future__ import annotations
 
+import gc
 import json
 from typing import Any
 
@@ -36,6 +37,23 @@ class HttpProtocol(_Parser):  # type: ignore[misc, valid-type]
         self.transport.close()
 
 
+#: the garbage collector's thresholds in a server process. It holds many
+#: games' states, move logs and views; with Python's defaults (700, 10, 10)
+#: a busy server walked them all every second or two, each time stopping
+#: every game for up to 0.4 s (docs/performance.md)
+COLLECTOR_THRESHOLDS = (10_000, 50, 100)
+
+
+def tune_collector() -> None:
+    """Set up a server process's garbage collector: what it has loaded by
+    now (modules, the app) is left out of collections for good, and the
+    generations are collected less often (cycles are rare in what a server
+    makes per move; reference counting frees the rest at once)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*COLLECTOR_THRESHOLDS)
+
+
 def run(app: Any, host: str, port: int, ws_max_size: int, workers: int = 1) -> None:
     """Serve ``app`` until Ctrl-C: uvicorn with :class:`HttpProtocol`,
     WebSocket frames up to ``ws_max_size`` bytes, and no per-message
@@ -45,6 +63,8 @@ def run(app: Any, host: str, port: int, ws_max_size: int, workers: int = 1) -> N
     on the one socket, starting a new one when one dies."""
     import uvicorn
 
+    if workers == 1:  # each of several workers tunes its own (app_from_environment)
+        tune_collector()
     uvicorn.run(app, host=host, port=port, http=HttpProtocol, ws_max_size=ws_max_size,
                 ws_per_message_deflate=False, log_level="info", workers=workers if workers > 1 else None,
                 factory=workers > 1)
