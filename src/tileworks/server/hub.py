@@ -904,9 +904,10 @@ class Hub:
         }
 
 
-def _cached(room: Room, cache: dict[tuple[int, str], Any], viewer: int, make: Any) -> Any:
+def _cached(room: Room, cache: dict[tuple[Any, str], Any], viewer: Any, make: Any) -> Any:
     """``make(viewer)`` for the room's current ply in the current language,
-    made once and shared by every client that sees the same."""
+    made once and shared by every client that sees the same (``viewer``: a
+    seat, or what else tells the clients apart)."""
     if room.views_at != room.row.version:
         room.views.clear()
         room.pictures.clear()
