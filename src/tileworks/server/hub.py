@@ -137,7 +137,7 @@ class Room:
     views: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict)
     pictures: dict[tuple[int, str], str] = field(default_factory=dict)
     narrow_pictures: dict[tuple[int, str], str] = field(default_factory=dict)  # a phone's layout
-    #: the picture and the move log as JSON text, by picture (viewer, narrow) and language
+    #: JSON text by language: each picture, by (viewer, narrow), and the move log, by "moves"
     encoded: dict[tuple[Any, str], str] = field(default_factory=dict)
     views_at: int = -1
     #: the players' moves so far, in notation (public in every game)
@@ -861,9 +861,10 @@ class Hub:
         if not picture:
             return json.dumps(payload)
         svg, moves = payload.pop("svg"), payload.pop("moves")
-        shared = _cached(room, room.encoded, (room.state.picture_viewer(viewer_of(room.state, seats)), narrow),
-                         lambda _: f'"svg": {json.dumps(svg)}, "moves": {json.dumps(moves)}')
-        return json.dumps(payload)[:-1] + ", " + shared + "}"  # a payload is never empty
+        drawn = _cached(room, room.encoded, (room.state.picture_viewer(viewer_of(room.state, seats)), narrow),
+                        lambda _: json.dumps(svg))
+        told = _cached(room, room.encoded, "moves", lambda _: json.dumps(moves))  # one log for every client
+        return json.dumps(payload)[:-1] + f', "svg": {drawn}, "moves": {told}}}'  # a payload is never empty
 
     @staticmethod
     def view(room: Room, viewer: int) -> dict[str, Any]:
