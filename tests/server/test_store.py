@@ -66,6 +66,34 @@ def test_players_moving_at_once_share_the_connections_the_server_keeps_open(post
         assert closed == [] and len(opened) <= store.connections
 
 
+def test_on_postgresql_a_move_is_one_statement_and_every_write_is_announced_by_its_process(postgres):
+    """A move is the game's update and its actions in one statement (one
+    round trip); every write that changes a game, the move included, is
+    announced on the channel when it commits, signed by the process that
+    made it, and a refused move announces nothing."""
+    import psycopg
+
+    from tileworks.server.changes import psycopg_url
+    from tileworks.server.store import CHANNEL
+
+    db_url = postgres.new_database("announced")
+    with TestClient(create_app(db_url=db_url, ai_workers=1)) as client:
+        game_id = Api(client).create("kiln", ["human", "human"])["id"]
+    mine, theirs = Store(connect(db_url)), Store(connect(db_url))
+    row, history, _ = mine.load(game_id)
+    statements = []
+    event.listen(mine.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+    with psycopg.connect(psycopg_url(mine), autocommit=True) as listener:
+        listener.execute(f"LISTEN {CHANNEL}")
+        assert mine.append(game_id, row.version, [history[0]], "playing", None)
+        assert len(statements) == 1
+        assert not theirs.append(game_id, row.version, [history[0]], "playing", None)  # stale: nothing written
+        theirs.set_seats(game_id, {0: {"name": "Ada"}})
+        heard = [note.payload for note in listener.notifies(timeout=1.0)]
+    assert heard == [f"{game_id} {mine.origin}", f"{game_id} {theirs.origin}"]
+    assert mine.load(game_id)[0].revision == row.revision + 2
+
+
 def test_idle_games_leave_memory_and_come_back_from_the_store(db_url):
     app = create_app(db_url=db_url, ai_workers=1)
     with TestClient(app) as client:

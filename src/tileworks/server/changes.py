@@ -1,7 +1,7 @@
 """Hearing the other server processes of a site: PostgreSQL's LISTEN/NOTIFY.
 
 Every write to a game sends ``NOTIFY tileworks_games, 'GAME_ID ORIGIN'`` in
-its transaction (``Store._announce``), which PostgreSQL delivers to every
+its transaction (a trigger, ``store.ANNOUNCE``), which PostgreSQL delivers to every
 listening connection once the transaction commits, in commit order. Each
 server process keeps one connection listening (psycopg, asynchronous) and
 hands each announcement of another process to the hub, which catches the

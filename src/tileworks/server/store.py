@@ -16,15 +16,18 @@ older database is migrated in place on start (``MIGRATIONS``).
 
 Several server processes may share one database (docs/server.md). Each
 write to a game bumps its ``revision``, so a process can tell that its copy
-in memory is behind; on PostgreSQL the write also sends ``NOTIFY`` on
-:data:`CHANNEL` (delivered when it commits), so that every process with
-watchers of the game hears of it (``server.changes``). The computer's
+in memory is behind; on PostgreSQL a trigger on that column (:data:`ANNOUNCE`)
+sends ``NOTIFY`` on :data:`CHANNEL` in the same transaction (delivered when it
+commits), so that every process with watchers of the game hears of it
+(``server.changes``). A move is one statement there (:meth:`Store.append`),
+one round trip to the database besides the pool's check of the connection. The computer's
 decisions and the clocks' deadlines of a game are taken care of by one
 process at a time, the holder of its row in ``leases``.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import secrets
@@ -35,8 +38,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from sqlalchemy import (
-    Boolean, Column, Float, ForeignKey, Integer, MetaData, String, Table, Text, create_engine, delete, event,
-    insert, select, text, update,
+    ARRAY, Boolean, Column, Float, ForeignKey, Integer, MetaData, String, Table, Text, and_, bindparam, create_engine,
+    delete, event, func, insert, select, text, true, update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
@@ -65,6 +68,24 @@ MIGRATIONS: dict[int, list[str | Callable[[Any], None]]] = {
 }
 #: the PostgreSQL channel on which each write to a game is announced: "GAME_ID ORIGIN"
 CHANNEL = "tileworks_games"
+#: PostgreSQL: every write that bumps a game's revision announces it on
+#: CHANNEL, signed with the writing process (its connections' setting
+#: ``tileworks.origin``): a trigger, so that the write and its announcement
+#: are one statement, and no write can forget it
+ANNOUNCE = [
+    f"""CREATE OR REPLACE FUNCTION tileworks_announce() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM pg_notify('{CHANNEL}', NEW.id || ' ' || coalesce(current_setting('tileworks.origin', true), ''));
+            RETURN NULL;
+        END $$""",
+    # made only where missing: replacing a trigger locks the table against the running processes' moves
+    """DO $$ BEGIN
+        IF NOT EXISTS (SELECT FROM pg_trigger WHERE tgname = 'games_announce' AND tgrelid = 'games'::regclass) THEN
+            CREATE TRIGGER games_announce AFTER UPDATE OF revision ON games FOR EACH ROW
+                WHEN (NEW.revision IS DISTINCT FROM OLD.revision) EXECUTE FUNCTION tileworks_announce();
+        END IF;
+    END $$""",
+]
 #: the PostgreSQL advisory lock held while a process makes or migrates the schema
 SCHEMA_LOCK = 0x7469_6C65
 #: database connections a server process keeps open (PostgreSQL), as many
@@ -264,6 +285,9 @@ def connect(url: str) -> Engine:
                     conn.execute(text(step)) if isinstance(step, str) else step(conn)
                 version += 1
             conn.execute(update(meta).where(meta.c.key == "schema").values(value=str(version)))
+        if engine.dialect.name == "postgresql":
+            for statement in ANNOUNCE:
+                conn.execute(text(statement))
     return engine
 
 
@@ -282,17 +306,15 @@ class Store:
         self.connections = engine.pool.size() if isinstance(engine.pool, QueuePool) else CONNECTIONS
         #: this server process, as it signs its leases and announcements
         self.origin = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        #: one statement, committed as it runs (a move with nothing else to write)
+        self.autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
+        if self.announces:
+            sign_connections(engine, self.origin)
 
     def _changed(self, conn: Any, game_id: str, **values: Any) -> None:
-        """Count a write to the game (with ``values`` to set) and announce
-        it when the transaction commits."""
+        """Count a write to the game (with ``values`` to set); on PostgreSQL
+        it is announced when the transaction commits."""
         conn.execute(update(games).where(games.c.id == game_id).values(revision=games.c.revision + 1, **values))
-        self._announce(conn, game_id)
-
-    def _announce(self, conn: Any, game_id: str) -> None:
-        if self.announces:
-            conn.execute(text("SELECT pg_notify(:channel, :payload)"),
-                         {"channel": CHANNEL, "payload": f"{game_id} {self.origin}"})
 
     def create(self, row: GameRow, first_actions: list[int], needs_server: bool = False) -> None:
         """A new game; ``needs_server`` as in :meth:`append`."""
@@ -332,23 +354,19 @@ class Store:
         ratings a finished rated game changes), so a game is rated exactly
         once, with its last move; what it returns joins ``result``.
         ``needs_server``: the next decision is a computer's, or a clock runs."""
-        values: dict[str, Any] = dict(version=version + len(new_actions), moves=games.c.moves + 1, status=status,
-                                      updated=time.time(), result=json.dumps(result) if result is not None else None,
-                                      revision=games.c.revision + 1)
+        values: dict[str, Any] = dict(version=version + len(new_actions), status=status, updated=time.time(),
+                                      result=json.dumps(result) if result is not None else None)
         if clocks is not None:
             values["turn_started"] = clocks[0]
         if needs_server is not None:
             values["needs_server"] = needs_server
+        alone = clocks is None and (rate is None or result is None)
+        if alone and self.announces:  # the move is its only write: one statement, its own transaction
+            with self.autocommit.connect() as conn:
+                return _move_written(conn, game_id, version, values, new_actions, timed_out)
         with self.engine.begin() as conn:
-            done = conn.execute(
-                update(games).where(games.c.id == game_id, games.c.version == version).values(**values)
-            )
-            if done.rowcount != 1:
+            if not _move_written(conn, game_id, version, values, new_actions, timed_out):
                 return False
-            conn.execute(insert(actions), [
-                {"game_id": game_id, "ply": version + i, "action": a, "timed_out": timed_out and i == 0}
-                for i, a in enumerate(new_actions)
-            ])
             if clocks is not None:
                 for seat, left in clocks[1].items():
                     conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
@@ -356,7 +374,6 @@ class Store:
             if rate is not None and result is not None:
                 result.update(rate(conn))
                 conn.execute(update(games).where(games.c.id == game_id).values(result=json.dumps(result)))
-            self._announce(conn, game_id)
         return True
 
     def finish(self, game_id: str, version: int, result: dict[str, Any],
@@ -381,7 +398,6 @@ class Store:
             if rate is not None:
                 result.update(rate(conn))
                 conn.execute(update(games).where(games.c.id == game_id).values(result=json.dumps(result)))
-            self._announce(conn, game_id)
         return True
 
     # -- the site's heartbeat -----------------------------------------------------------------------
@@ -605,6 +621,56 @@ class Store:
                     r.account_id, r.name, r.remaining)
             for r in conn.execute(select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat))
         ]
+
+
+def sign_connections(engine: Engine, origin: str) -> None:
+    """Give every PostgreSQL connection of ``engine`` the setting
+    ``tileworks.origin``, so that the announcements of its writes name
+    ``origin`` (the process can then tell its own from the others')."""
+    @event.listens_for(engine, "do_connect")
+    def _signed(_dialect: Any, _record: Any, _cargs: Any, cparams: dict[str, Any]) -> None:
+        cparams["options"] = f"{cparams.get('options', '')} -c tileworks.origin={origin}".strip()
+
+    engine.dispose()  # connections opened before (making the schema) are opened again, signed
+
+
+def _move_written(conn: Any, game_id: str, version: int, values: dict[str, Any], new_actions: list[int],
+                  timed_out: bool) -> bool:
+    """Set the game's ``values`` (counting a move and a write) and append
+    ``new_actions`` after ply ``version``, if the game is still at
+    ``version``: True, else nothing is written. On PostgreSQL this is one
+    statement, the update's result feeding the insert; other databases run
+    the two in the caller's transaction."""
+    moved, appended = _move_statements(tuple(sorted(values)))
+    params = {f"new_{key}": value for key, value in values.items()}
+    params.update(game_id=game_id, at=version)
+    if conn.dialect.name != "postgresql":
+        if conn.execute(moved, params).rowcount != 1:
+            return False
+        conn.execute(insert(actions), [
+            {"game_id": game_id, "ply": version + i, "action": a, "timed_out": timed_out and i == 0}
+            for i, a in enumerate(new_actions)])
+        return True
+    params.update(new_actions=new_actions, late=timed_out)
+    return len(conn.execute(appended, params).all()) == len(new_actions)
+
+
+@functools.cache
+def _move_statements(keys: tuple[str, ...]) -> tuple[Any, Any]:
+    """The update a move makes to its game (setting ``keys``) and, for
+    PostgreSQL, the insert of its actions that runs it: built once, since
+    building a statement costs more than running it."""
+    moved = (update(games).where(games.c.id == bindparam("game_id"), games.c.version == bindparam("at"))
+             .values(moves=games.c.moves + 1, revision=games.c.revision + 1,
+                     **{key: bindparam(f"new_{key}") for key in keys}))
+    written = moved.returning(games.c.id).cte("moved")
+    new = (func.unnest(bindparam("new_actions", type_=ARRAY(Integer))).table_valued("action", with_ordinality="n")
+           .render_derived())
+    rows = select(written.c.id, bindparam("at") + new.c.n - 1, new.c.action,
+                  and_(new.c.n == 1, bindparam("late", type_=Boolean))).select_from(written).join(new, true())
+    appended = (insert(actions).from_select(["game_id", "ply", "action", "timed_out"], rows)
+                .returning(actions.c.ply))
+    return moved, appended
 
 
 def upsert(conn: Any, table: Table, values: dict[str, Any], keys: tuple[str, ...], where: Any = None) -> bool:
