@@ -107,27 +107,36 @@ def check_evaluate_after_matches_playing_out(state, game):
 
 
 def check_pictures_hide_what_they_must(state, rng):
-    """Each seat's SVG is well-formed and the same for any deal of what that
-    seat cannot see."""
-    for seat in list(range(state.game().num_players())) + [SPECTATOR]:
-        other = state.resample_hidden(seat, rng)
+    """Each viewer's SVG, wide and narrow, is well-formed and the same for
+    any deal of what that viewer cannot see; viewers shown one picture draw
+    the same one (:func:`check_shared_pictures_are_the_same`)."""
+    pictures = {}
+    for viewer in viewers_of(state):
+        other = state.resample_hidden(viewer, rng)
         for narrow in (False, True):
-            picture = state.svg(seat, narrow)
-            ElementTree.fromstring(picture)
+            picture = pictures[viewer, narrow] = state.svg(viewer, narrow)
             if other != state:  # (an equal state draws the same picture: no need to draw it again)
-                assert other.svg(seat, narrow) == picture
+                assert other.svg(viewer, narrow) == picture
+    for picture in set(pictures.values()):
+        ElementTree.fromstring(picture)
+    check_shared_pictures_are_the_same(state, pictures)
 
 
-def check_shared_pictures_are_the_same(state):
-    """Viewers that ``picture_viewer`` says are shown one picture would
-    each draw that picture themselves."""
-    viewers = list(range(state.game().num_players())) + [SPECTATOR]
+def check_shared_pictures_are_the_same(state, pictures):
+    """Viewers that ``picture_viewer`` says are shown one picture each draw
+    that picture themselves. ``pictures``: each (viewer, narrow)'s SVG."""
+    viewers = viewers_of(state)
     for viewer in viewers:
         shown = state.picture_viewer(viewer)
         assert shown in viewers
         if shown != viewer:
             for narrow in (False, True):
-                assert state.svg(viewer, narrow) == state.svg(shown, narrow), f"P{viewer + 1} draws another picture"
+                assert pictures[viewer, narrow] == pictures[shown, narrow], f"P{viewer + 1} draws another picture"
+
+
+def viewers_of(state):
+    """Every seat, and the spectator."""
+    return list(range(state.game().num_players())) + [SPECTATOR]
 
 
 def check_every_choice_can_be_clicked(state):
@@ -153,7 +162,7 @@ def check_observation_tensors(state, game):
     size = game.observation_tensor_size()
     assert game.observation_tensor_shape() == [size]
     tensors = []
-    for seat in list(range(game.num_players())) + [SPECTATOR]:
+    for seat in viewers_of(state):
         tensor = state.observation_tensor(seat)
         assert len(tensor) == size
         assert all(isinstance(x, float) and 0.0 <= x <= 1.0 for x in tensor)
@@ -168,8 +177,7 @@ def check_observation_tensors(state, game):
 
 
 def check_views_hide_what_they_must(state, rng):
-    players = state.game().num_players()
-    for seat in list(range(players)) + [SPECTATOR]:
+    for seat in viewers_of(state):
         view = state.view(seat)
         json.dumps(view)  # plain JSON types
         seen = state.visible_history(seat)
@@ -296,7 +304,6 @@ def check_state(state, game, shadow, rng):
         if not state.is_chance_node() and not state.is_terminal():
             check_evaluate_after_matches_playing_out(state, game)
         check_pictures_hide_what_they_must(state, rng)
-        check_shared_pictures_are_the_same(state)
         if not state.is_chance_node() and not state.is_terminal():
             check_every_choice_can_be_clicked(state)
         check_moves_are_told_in_words(state, rng)
