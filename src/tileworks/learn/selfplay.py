@@ -5,7 +5,7 @@ option set: :func:`make_functions` closes over the environment and the
 settings and returns ``play`` (a batch of games each advanced ``steps``
 decisions, every decision chosen by a Gumbel search of ``simulations``
 network-guided simulations, finished games restarted at once) and
-``learn`` (one optimiser step on a minibatch of positions).
+``learn`` (a pass over an iteration's positions, an optimiser step a minibatch).
 
 A seat's result runs from a loss (-1) through a shared win (0 for two
 seats) to a win (1). The network gives the mover's value (two seats: the
@@ -200,9 +200,20 @@ def make_functions(env: Any, simulations: int, considered: int, optimiser: Any, 
         value_loss = ((value - target) ** 2).mean()
         return policy_loss + value_weight * value_loss, (policy_loss, value_loss)
 
-    def learn(params: Any, opt_state: Any, batch: Any) -> tuple[Any, Any, Any]:
-        (_, parts), grads = jax.value_and_grad(loss, has_aux=True)(params, batch)
-        updates, opt_state = optimiser.update(grads, opt_state, params)
-        return optax.apply_updates(params, updates), opt_state, parts
+    def learn(params: Any, opt_state: Any, positions: Any, order: Any, batch: int) -> tuple[Any, Any, Any]:
+        """One pass over ``positions`` in ``order``, a step of the optimiser
+        each ``batch`` of them (a last part batch is left out): one
+        compiled loop, not a call (and four gathers) a batch. The new
+        parameters and optimiser state, and each batch's losses."""
+        def one(carry: tuple[Any, Any], chosen: Any) -> tuple[tuple[Any, Any], Any]:
+            params, opt_state = carry
+            (_, parts), grads = jax.value_and_grad(loss, has_aux=True)(
+                params, jax.tree.map(lambda a: a[chosen], positions))
+            updates, opt_state = optimiser.update(grads, opt_state, params)
+            return (optax.apply_updates(params, updates), opt_state), parts
 
-    return (jax.jit(play, static_argnames="steps"), jax.jit(learn), jax.jit(value_targets))
+        batches = order[:order.shape[0] // batch * batch].reshape(-1, batch)
+        (params, opt_state), parts = jax.lax.scan(one, (params, opt_state), batches)
+        return params, opt_state, parts
+
+    return (jax.jit(play, static_argnames="steps"), jax.jit(learn, static_argnames="batch"), jax.jit(value_targets))

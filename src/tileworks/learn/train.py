@@ -296,12 +296,9 @@ class Trainer:
         losses = []
         for epoch in range(config.epochs):
             order = jax.random.permutation(jax.random.fold_in(shuffle_key, epoch), positions)
-            for begin in range(0, positions - config.batch + 1, config.batch):
-                chosen = order[begin:begin + config.batch]
-                batch = jax.tree.map(lambda a: a[chosen], flat)
-                self.params, self.opt_state, parts = self.learn(self.params, self.opt_state, batch)
-                losses.append(parts)
-        policy_loss, value_loss = (float(np.mean([float(p[i]) for p in losses])) for i in (0, 1))
+            self.params, self.opt_state, parts = self.learn(self.params, self.opt_state, flat, order, batch=config.batch)
+            losses.append(parts)
+        policy_loss, value_loss = (float(np.mean(np.concatenate([np.asarray(p[i]) for p in losses]))) for i in (0, 1))
         iteration, decisions = self.iteration + 1, self.decisions + positions
         finished, seconds = self.finished + int(trajectory.ended.sum()), self.seconds + time.perf_counter() - started
         # the iteration's line first, then its counts, the iteration number last: a stop
