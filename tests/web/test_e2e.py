@@ -216,8 +216,11 @@ PLUGIN_TITLES = {info.title for info in registered_games()
 
 
 def english_words(page):
-    words = set(re.findall(r"[A-Za-z]{3,}", page.evaluate(VISIBLE_TEXT)))
-    return sorted(words - SAME_IN_EVERY_LANGUAGE - PLUGIN_TITLES)
+    """English words shown on the page, each with the line that shows it."""
+    lines = page.evaluate(VISIBLE_TEXT).splitlines()
+    words = {word: line.strip() for line in lines for word in re.findall(r"[A-Za-z]{3,}", line)}
+    return sorted(f"{word} (in {line!r})" for word, line in words.items()
+                  if word not in SAME_IN_EVERY_LANGUAGE | PLUGIN_TITLES)
 
 
 def test_the_japanese_pages_show_no_english(server, browser):
