@@ -90,8 +90,8 @@ def test_a_network_is_saved_small_and_loads_to_the_same_outputs(tmp_path):
 TINY_RUNS = [
     ("dominoes", {}, dict(games=64, steps=8, simulations=8, iterations=24), True),
     ("azul", {}, dict(games=64, steps=16, simulations=8, iterations=30), True),
-    ("kiln", {"goal": 6}, dict(games=64, steps=32, simulations=8, iterations=12), False),
-    ("tuileries", {}, dict(games=32, steps=16, simulations=8, iterations=8), False),
+    ("kiln", {"goal": 6}, dict(games=64, steps=32, simulations=8, iterations=4), False),
+    ("tuileries", {}, dict(games=32, steps=16, simulations=8, iterations=4), False),
     # a board network searching 512 slots of 212,089 action ids
     ("tiles", {}, dict(games=16, steps=8, simulations=4, iterations=3, hidden=8), False),
 ]
