@@ -68,7 +68,7 @@ def test_players_moving_at_once_share_the_connections_the_server_keeps_open(post
 
 def test_on_postgresql_a_move_is_one_statement_and_every_write_is_announced_by_its_process(postgres):
     """A move is the game's update and its actions in one statement (one
-    round trip); every write that changes a game, the move included, is
+    round trip) and reads open no transaction; every write that changes a game, the move included, is
     announced on the channel when it commits, signed by the process that
     made it, and a refused move announces nothing."""
     import psycopg
@@ -81,12 +81,17 @@ def test_on_postgresql_a_move_is_one_statement_and_every_write_is_announced_by_i
         game_id = Api(client).create("kiln", ["human", "human"])["id"]
     mine, theirs = Store(connect(db_url)), Store(connect(db_url))
     row, history, _ = mine.load(game_id)
-    statements = []
+    statements, in_transaction = [], []
     event.listen(mine.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+    event.listen(mine.engine, "after_cursor_execute", lambda conn, *_: in_transaction.append(
+        conn.connection.dbapi_connection.info.transaction_status != psycopg.pq.TransactionStatus.IDLE))
     with psycopg.connect(psycopg_url(mine), autocommit=True) as listener:
         listener.execute(f"LISTEN {CHANNEL}")
         assert mine.append(game_id, row.version, [history[0]], "playing", None)
         assert len(statements) == 1
+        # nor does a move or a read open a transaction (a BEGIN and a COMMIT or ROLLBACK more)
+        assert mine.load(game_id)[1] == history + [history[0]] and mine.revision(game_id) == row.revision + 1
+        assert len(in_transaction) == 5 and not any(in_transaction)
         assert not theirs.append(game_id, row.version, [history[0]], "playing", None)  # stale: nothing written
         theirs.set_seats(game_id, {0: {"name": "Ada"}})
         heard = [note.payload for note in listener.notifies(timeout=1.0)]

@@ -308,6 +308,10 @@ class Store:
         self.origin = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         #: one statement, committed as it runs (a move with nothing else to write)
         self.autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
+        #: for reading: on PostgreSQL each statement sees the latest commits
+        #: inside a transaction or not (READ COMMITTED), so reads run outside
+        #: one, sparing its BEGIN and ROLLBACK round trips
+        self.reads = self.autocommit if self.announces else engine
         if self.announces:
             sign_connections(engine, self.origin)
 
@@ -403,7 +407,7 @@ class Store:
     # -- the site's heartbeat -----------------------------------------------------------------------
     def alive_at(self) -> float | None:
         """When a server last said it was running (None: never)."""
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             found = conn.execute(select(meta.c.value).where(meta.c.key == "alive")).scalar()
         return float(found) if found is not None else None
 
@@ -431,14 +435,14 @@ class Store:
     def stale(self, before: float) -> list[str]:
         """Games not over in which nothing has happened since ``before`` and
         no clock runs (a running clock ends its game by itself)."""
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             return [i for (i,) in conn.execute(select(games.c.id).where(
                 games.c.status != "finished", games.c.updated < before, games.c.turn_started.is_(None)))]
 
     def load(self, game_id: str, since: int = 0) -> tuple[GameRow, list[int], set[int]] | None:
         """A game's row, its actions from ply ``since`` on, and the plies
         (counted from the start) the server played for a seat whose clock ran out."""
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             found = conn.execute(select(games).where(games.c.id == game_id)).mappings().first()
             if found is None:
                 return None
@@ -465,7 +469,7 @@ class Store:
             else:
                 seated = select(seats.c.game_id).where(seats.c.account_id == joinable_by.id)  # type: ignore[union-attr]
                 query = query.where(games.c.id.not_in(seated))
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             rows = [_game_row(m) for m in conn.execute(query).mappings()]
             for row in rows:
                 row.seats = self._seats(conn, row.id)
@@ -490,7 +494,7 @@ class Store:
 
     def revision(self, game_id: str) -> int | None:
         """How many writes the game has had (None: no such game)."""
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             return conn.execute(select(games.c.revision).where(games.c.id == game_id)).scalar()
 
     # -- serving computers and clocks, one process per game -------------------------------------------
@@ -517,7 +521,7 @@ class Store:
 
     def lease_holder(self, game_id: str) -> str | None:
         """The process serving the game now (None: none)."""
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             return conn.execute(select(leases.c.holder).where(
                 leases.c.game_id == game_id, leases.c.expires >= time.time())).scalar()
 
@@ -532,7 +536,7 @@ class Store:
         """Games whose computer or clock needs a server and that no live
         process serves (never taken, or its holder died)."""
         served = select(leases.c.game_id).where(leases.c.expires >= time.time())
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             return [i for (i,) in conn.execute(select(games.c.id).where(
                 games.c.needs_server, games.c.status != "finished", games.c.id.not_in(served)).limit(limit))]
 
@@ -548,12 +552,12 @@ class Store:
             return None
 
     def password_of(self, key: str) -> tuple[Account, str] | None:
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             found = conn.execute(select(accounts).where(accounts.c.key == key)).first()
         return (Account(found.id, found.username), found.password_hash) if found else None
 
     def account(self, key: str) -> Account | None:
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             found = conn.execute(select(accounts.c.id, accounts.c.username).where(accounts.c.key == key)).first()
         return Account(found.id, found.username) if found else None
 
@@ -570,7 +574,7 @@ class Store:
 
     def session_account(self, digest: str) -> Account | None:
         """The account a session belongs to, while it has not expired."""
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             found = conn.execute(
                 select(accounts.c.id, accounts.c.username).join(sessions, sessions.c.account_id == accounts.c.id)
                 .where(sessions.c.token_hash == digest, sessions.c.expires > time.time())).first()
@@ -584,7 +588,7 @@ class Store:
         """The games an account holds a seat in, newest activity first."""
         held = select(seats.c.game_id).where(seats.c.account_id == account_id)
         query = select(games).where(games.c.id.in_(held)).order_by(games.c.updated.desc()).limit(limit)
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             rows = [_game_row(m) for m in conn.execute(query).mappings()]
             for row in rows:
                 row.seats = self._seats(conn, row.id)
@@ -602,7 +606,7 @@ class Store:
                                    games=rating.games, updated=time.time()), keys=("account_id", "game"))
 
     def ratings_of(self, account_id: int) -> dict[str, Rating]:
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             return {r.game: Rating(r.mu, r.sigma, r.games)
                     for r in conn.execute(select(ratings).where(ratings.c.account_id == account_id))}
 
@@ -611,7 +615,7 @@ class Store:
         query = (select(accounts.c.username, ratings.c.mu, ratings.c.sigma, ratings.c.games)
                  .join(accounts, accounts.c.id == ratings.c.account_id).where(ratings.c.game == game)
                  .order_by((ratings.c.mu - 3 * ratings.c.sigma).desc(), accounts.c.key).limit(limit))
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             return [(r.username, Rating(r.mu, r.sigma, r.games)) for r in conn.execute(query)]
 
     @staticmethod
