@@ -364,11 +364,9 @@ class Store:
             values["turn_started"] = clocks[0]
         if needs_server is not None:
             values["needs_server"] = needs_server
-        alone = clocks is None and (rate is None or result is None)
-        if alone and self.announces:  # the move is its only write: one statement, its own transaction
-            with self.autocommit.connect() as conn:
-                return _move_written(conn, game_id, version, values, new_actions, timed_out)
-        with self.engine.begin() as conn:
+        # on PostgreSQL a move with nothing else to write is one statement, committed as it runs
+        alone = self.announces and clocks is None and (rate is None or result is None)
+        with (self.autocommit if alone else self.engine).begin() as conn:
             if not _move_written(conn, game_id, version, values, new_actions, timed_out):
                 return False
             if clocks is not None:
