@@ -4,11 +4,14 @@ the `tileworks render` command."""
 from __future__ import annotations
 
 import json
+import random
 from xml.etree import ElementTree
 
 from typer.testing import CliRunner
 
+import tileworks
 from tileworks import SPECTATOR
+from tileworks.core import sample_chance
 from tileworks.cli.main import app
 from tileworks.core.records import save_record
 
@@ -34,6 +37,29 @@ def test_azul_shows_every_tile_on_the_factories_and_in_the_centre(random_positio
         assert len([e for e in shapes(picture, "data-line") if e.tag in (f"{NS}rect", f"{NS}g")]) == 3 * (15 + 7)
         assert len(shapes(picture, "data-row")) == 3 * 25
 
+
+
+def test_an_azul_picture_that_reuses_unchanged_boards_is_the_picture_drawn_afresh():
+    """A board's spaces and tiles are drawn once for each content and place,
+    and reused by the pictures after it. Through a whole 3-player game (the
+    boards fill, the marker moves, the round ends), every picture drawn in
+    the order of play is the one drawn with nothing to reuse."""
+    from tileworks.games.azul import render
+
+    game, rng = tileworks.load_game("azul", players=3), random.Random(5)
+    state, in_order = game.new_initial_state(), []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        in_order.append((state.clone(), state.svg(narrow=False), state.svg(narrow=True)))
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert render._board_spaces.cache_info().hits > len(in_order)  # boards were reused
+    for position, wide, narrow in in_order[::7]:
+        render._board_spaces.cache_clear()
+        assert position.svg(narrow=False) == wide
+        render._board_spaces.cache_clear()
+        assert position.svg(narrow=True) == narrow
 
 def test_tiles_draws_each_laid_tile_and_marks_where_the_movers_tiles_fit(random_position):
     state = random_position("tiles", 6)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 from html import escape
-from typing import Any
+from typing import Any, NamedTuple
 
 
 @cache
@@ -60,9 +60,29 @@ PAINTS = {
 }
 
 
+class Fragment(NamedTuple):
+    """Shapes drawn once, to be put in many pictures (:meth:`Svg.include`):
+    their text and the shared paints they use."""
+
+    text: str
+    paints: frozenset[str]
+
+
 class Svg:
     """Collects shapes; :meth:`render` wraps them in an ``<svg>`` element,
-    with the shared paints (:data:`PAINTS`) the shapes used."""
+    with the shared paints (:data:`PAINTS`) the shapes used.
+
+    A part of a picture that often stays the same from one position to the
+    next (a player's board) can be drawn once as a :meth:`fragment` and
+    included in each picture that shows it:
+
+    >>> part = Svg()
+    >>> part.rect(0, 0, 4, 4, fill=part.paint("paper"))
+    >>> svg = Svg()
+    >>> svg.include(part.fragment())
+    >>> svg.render(4, 4, "a square") == part.render(4, 4, "a square")
+    True
+    """
 
     def __init__(self) -> None:
         self.parts: list[str] = []
@@ -115,6 +135,15 @@ class Svg:
 
     def close_group(self) -> None:
         self.parts.append("</g>")
+
+    def fragment(self) -> Fragment:
+        """What has been drawn so far, to :meth:`include` in other pictures."""
+        return Fragment("".join(self.parts), frozenset(self.paints))
+
+    def include(self, fragment: Fragment) -> None:
+        """Draw a :meth:`fragment` drawn before, as it was drawn."""
+        self.parts.append(fragment.text)
+        self.paints |= fragment.paints
 
     def render(self, width: float, height: float, title: str) -> str:
         defs = "<defs>" + "".join(PAINTS[name] for name in sorted(self.paints)) + "</defs>" if self.paints else ""

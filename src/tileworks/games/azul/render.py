@@ -30,9 +30,11 @@ P2: 0 points
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from tileworks.core.i18n import _
+from tileworks.core.svg import Fragment, Svg
 from tileworks.core.text import Segment, closing_line, plain, points_of, rich
 from tileworks.games.azul.constants import COLOUR_LETTERS, FLOOR_PENALTY, wall_colour
 
@@ -177,7 +179,6 @@ def _svg_board(svg: Any, view: dict[str, Any], seat_index: int, bx: float, by: f
     gap = 12 if wall_tile == tile else 4  # between the lines and the wall
     width, height = 5 * tile + gap + 5 * wall_tile + 16, 24 + 6 * tile + 10
     mover = view["to_move"] == seat_index
-    grey = view["variant"] == "grey"
     svg.open_group(data_seat=str(seat_index))
     svg.rect(bx, by, width, height, rx=8, fill=svg.paint("paper"), stroke="#d08a2a" if mover else "#b9a27a",
              stroke_width=3 if mover else 1)
@@ -185,7 +186,23 @@ def _svg_board(svg: Any, view: dict[str, Any], seat_index: int, bx: float, by: f
     if seat.get("starter"):
         label += "  " + _("(starts)")
     svg.text(bx + 8, by + 16, label, size=12, anchor="start", font_weight="bold" if mover else None)
-    for line, content in enumerate(seat["lines"]):
+    svg.include(_board_spaces(seat_index, tuple(seat["lines"]), tuple(seat["wall"]), seat["floor"],
+                              bool(seat.get("marker")), view["variant"] == "grey", bx, by, tile, wall_tile))
+    svg.close_group()
+    return width, height
+
+
+@lru_cache(maxsize=4096)
+def _board_spaces(seat_index: int, lines: tuple[str, ...], wall: tuple[str, ...], floor_tiles: str, marker: bool,
+                  grey: bool, bx: float, by: float, tile: float, wall_tile: float) -> Fragment:
+    """The spaces of a board and the tiles on them, drawn once for each
+    content and place: a move changes one board, so the other players'
+    boards are reused from the picture before (no words: the same in every
+    language)."""
+
+    svg = Svg()
+    gap = 12 if wall_tile == tile else 4
+    for line, content in enumerate(lines):
         y = by + 24 + line * tile
         for slot in range(line + 1):
             x0 = bx + 8 + (4 - slot) * tile
@@ -195,7 +212,7 @@ def _svg_board(svg: Any, view: dict[str, Any], seat_index: int, bx: float, by: f
                 svg.rect(x0, y, tile - 2, tile - 2, rx=3, fill="#fff", stroke="#c9b48c",
                          data_seat=str(seat_index), data_line=str(line + 1))
         wall_y = y + (tile - wall_tile) / 2
-        for column, letter in enumerate(seat["wall"][line]):
+        for column, letter in enumerate(wall[line]):
             x0 = bx + 8 + 5 * tile + gap + column * wall_tile
             data = {"data_seat": str(seat_index), "data_row": str(line + 1), "data_column": str(column + 1)}
             if letter != ".":
@@ -207,7 +224,7 @@ def _svg_board(svg: Any, view: dict[str, Any], seat_index: int, bx: float, by: f
                 if not grey:  # the wall's pattern: which colour goes here
                     svg.cue(x0, wall_y, wall_tile - 2, pattern.upper(), dark=True, faint=True)
     floor_y = by + 24 + 5 * tile + 6
-    floor = ("1" if seat.get("marker") else "") + seat["floor"]
+    floor = ("1" if marker else "") + floor_tiles
     for space in range(7):
         x0 = bx + 8 + space * tile
         penalty = FLOOR_PENALTY[space + 1] - FLOOR_PENALTY[space]
@@ -218,8 +235,7 @@ def _svg_board(svg: Any, view: dict[str, Any], seat_index: int, bx: float, by: f
                      data_seat=str(seat_index), data_line="f")
             svg.text(x0 + tile / 2 - 1, floor_y + tile * 0.64, "1" if space < len(floor) else f"-{penalty}",
                      size=9 if space >= len(floor) else 12, fill="#999" if space >= len(floor) else "#000")
-    svg.close_group()
-    return width, height
+    return svg.fragment()
 
 
 def _header(view: dict[str, Any]) -> str:
@@ -235,7 +251,6 @@ def render_svg(view: dict[str, Any]) -> str:
     lines, wall and floor. Shapes carry ``data-source``/``data-colour``
     (tiles to take), ``data-line`` (1-5, f) and ``data-row``/``data-column``
     (wall spaces) so that a client can make the legal choices clickable."""
-    from tileworks.core.svg import Svg
 
     svg = Svg()
     pad = 8
@@ -263,7 +278,6 @@ def render_svg_narrow(view: dict[str, Any]) -> str:
     boards one under another. About 200 units wide, so that on a 390 px
     phone every factory tile, pattern line and floor space is at least
     40 px across."""
-    from tileworks.core.svg import Svg
 
     svg = Svg()
     pad = 4
@@ -281,7 +295,6 @@ def render_svg_narrow(view: dict[str, Any]) -> str:
 def render_card(view: dict[str, Any]) -> str:
     """The lobby card's picture, legible at card size: a factory of the
     opening deal and a corner of a wall with its pattern, no words."""
-    from tileworks.core.svg import Svg
 
     svg, tile = Svg(), 34
     radius = tile * 1.55
