@@ -3,6 +3,7 @@ part by part. Over a whole game the parts add up to the final scores."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -11,7 +12,7 @@ import tileworks
 from tileworks.core import sample_chance
 from tileworks.core.registry import registered_games
 from tileworks.core.scoring import totals_by_kind
-from tileworks.server.hub import replay_log
+from tileworks.server.hub import Room, replay_log
 
 CONFIGS = [("kiln", {"goal": 10}), ("azul", {}), ("azul", {"players": 3, "variant": "grey"}), ("tiles", {}),
            ("tuileries", {}), ("tuileries", {"players": 3, "bonus_tile": True})]
@@ -88,3 +89,18 @@ def test_each_move_is_logged_in_words_in_every_language_with_its_scoring_announc
         [f"P{p['seat'] + 1}" for p in ending["points"]]
     assert ending["scoring"]["ja"][0] == "ラウンド 1 の壁貼り"
     assert all("scoring" not in entry for entry in log if not entry["points"])
+
+
+def test_the_log_sent_with_every_move_is_the_whole_log_though_each_entry_is_encoded_once():
+    """A room sends its whole move log with each view. It encodes each entry
+    once, as it joins the log; the text is always the log's JSON, whether
+    the log grew by one move or by several caught up at once."""
+    final = played("azul", {}, 3)
+    history = final.history()
+    state = tileworks.load_game("azul").new_initial_state()
+    room = Room(row=None, state=state, log=replay_log(state, history[:10]))  # type: ignore[arg-type]
+    assert json.loads(room.log_json()) == room.log and room.log_json() == json.dumps(room.log)
+    for ply in range(10, len(history), 7):  # a few plies at a time, as moves and catch-ups bring them
+        room.log.extend(replay_log(state, history[ply:ply + 7], first_ply=ply))
+        assert room.log_json() == json.dumps(room.log)
+    assert len(room.log_encoded) == len(room.log) == len(replay_log(tileworks.load_game("azul").new_initial_state(), history))

@@ -140,11 +140,22 @@ class Room:
     #: JSON text by language: each picture, by (viewer, narrow), and the move log, by "moves"
     encoded: dict[tuple[Any, str], str] = field(default_factory=dict)
     views_at: int = -1
-    #: the players' moves so far, in notation (public in every game)
+    #: the players' moves so far, in notation (public in every game); it only grows
     log: list[dict[str, Any]] = field(default_factory=list)
+    #: the log's entries as JSON text, each encoded once
+    log_encoded: list[str] = field(default_factory=list)
     thinking: asyncio.Task[None] | None = None
     #: waits for the running clock's deadline
     timer: asyncio.Task[None] | None = None
+
+    def log_json(self) -> str:
+        """The move log as JSON text (what ``json.dumps(self.log)`` gives),
+        encoding only the entries added since the last call: a client is
+        sent the whole log with each move, and encoding it whole made a
+        move's cost grow with the game."""
+        for entry in self.log[len(self.log_encoded):]:
+            self.log_encoded.append(json.dumps(entry))
+        return "[" + ", ".join(self.log_encoded) + "]"
 
     @property
     def id(self) -> str:
@@ -860,10 +871,11 @@ class Hub:
         payload = self.payload(room, seats, picture, narrow)
         if not picture:
             return json.dumps(payload)
-        svg, moves = payload.pop("svg"), payload.pop("moves")
+        svg = payload.pop("svg")
+        del payload["moves"]  # sent as the room encodes it
         drawn = _cached(room, room.encoded, (room.state.picture_viewer(viewer_of(room.state, seats)), narrow),
                         lambda _: json.dumps(svg))
-        told = _cached(room, room.encoded, "moves", lambda _: json.dumps(moves))  # one log for every client
+        told = _cached(room, room.encoded, "moves", lambda _: room.log_json())  # one log for every client
         return json.dumps(payload)[:-1] + f', "svg": {drawn}, "moves": {told}}}'  # a payload is never empty
 
     @staticmethod
