@@ -27,7 +27,8 @@ for a tenth of a second and more, which would read as the servers'
 latency). So each row also gives the CPU time
 the servers and the database spent a move, flat out (the whole machine's
 busy time, less this process's): the cores a site needs for a rate of
-moves. Prints figures; asserts nothing.
+moves; and this process's own, which the players' browsers would spend on
+their own machines. Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
@@ -192,6 +193,7 @@ async def measure(base: str, games: int, seconds: float, think: float = 10.0, in
             elapsed = time.perf_counter() - started
             machine_after, load_after = busy_seconds()
             figures[f"{mode} server cpu ms"] = ((machine_after - machine) - (load_after - load)) / max(1, len(latencies)) * 1000
+            figures[f"{mode} load cpu ms"] = (load_after - load) / max(1, len(latencies)) * 1000
             cut = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [float("nan")] * 99
             figures[f"{mode} moves/s"] = len(latencies) / elapsed
             figures[f"{mode} p50 ms"] = cut[49] * 1000
@@ -217,7 +219,7 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp())
     print(f"{GAME}, 2 players a game, each on a WebSocket with pictures; a move's latency: until the other player sees it")
     print(f"{'database':10} {'workers':>7} {'games':>6} | {'paced moves/s':>13} {'p50 ms':>7} {'p99 ms':>7} | "
-          f"{'flat-out moves/s':>16} {'p50 ms':>7} {'p99 ms':>7} | {'server CPU ms a move':>20}")
+          f"{'flat-out moves/s':>16} {'p50 ms':>7} {'p99 ms':>7} | {'server CPU ms a move':>20} {'load CPU ms a move':>18}")
     try:
         for games in args.games:
             for database, workers in [("sqlite", 1)] + [("postgres", n) for n in args.workers]:
@@ -239,7 +241,7 @@ def main() -> None:
                     process.wait()
                 print(f"{database:10} {workers:>7} {games:>6} | {f['paced moves/s']:>13.1f} {f['paced p50 ms']:>7.1f} "
                       f"{f['paced p99 ms']:>7.1f} | {f['flat out moves/s']:>16.1f} {f['flat out p50 ms']:>7.1f} "
-                      f"{f['flat out p99 ms']:>7.1f} | {f['flat out server cpu ms']:>20.1f}", flush=True)
+                      f"{f['flat out p99 ms']:>7.1f} | {f['flat out server cpu ms']:>20.1f} {f['flat out load cpu ms']:>18.1f}", flush=True)
     finally:
         postgres.stop()
         shutil.rmtree(folder, ignore_errors=True)
