@@ -9,7 +9,7 @@ escaped.
 >>> svg.rect(0, 0, 10, 10, fill="#fff", data_cell="a1")
 >>> svg.text(5, 8, "<1>", size=9)
 >>> print(svg.render(20, 12, "a board"))  # doctest: +NORMALIZE_WHITESPACE
-<svg xmlns="http://www.w3.org/2000/svg" width="20" height="12" viewBox="0 0 20 12" role="img"><title>a board</title><rect x="0" y="0" width="10" height="10" fill="#fff" data-cell="a1"/><text x="5" y="8" font-size="9" font-family="sans-serif" text-anchor="middle">&lt;1&gt;</text></svg>
+<svg xmlns="http://www.w3.org/2000/svg" width="20" height="12" viewBox="0 0 20 12" role="img" font-family="sans-serif" text-anchor="middle"><title>a board</title><rect x="0" y="0" width="10" height="10" fill="#fff" data-cell="a1"/><text x="5" y="8" font-size="9">&lt;1&gt;</text></svg>
 """
 
 from __future__ import annotations
@@ -60,12 +60,22 @@ PAINTS = {
 }
 
 
+#: how a picture draws what every tile repeats, named by class rather than
+#: written out on each shape (a table holds a hundred tiles): a tile's
+#: shadow and glaze, which let clicks through to its face, and its colour
+#: letter (``cue``; ``dark`` on a light tile, ``faint`` on an empty space)
+STYLE = ("<style>.tw-shadow{fill:#000;fill-opacity:.28;pointer-events:none}"
+         ".tw-glaze{fill:url(#sheen);pointer-events:none}"
+         ".cue{font-weight:bold;fill:#fff;pointer-events:none}.cue.dark{fill:#222}.cue.faint{opacity:.45}</style>")
+
+
 class Fragment(NamedTuple):
     """Shapes drawn once, to be put in many pictures (:meth:`Svg.include`):
-    their text and the shared paints they use."""
+    their text, the shared paints they use, and whether they need :data:`STYLE`."""
 
     text: str
     paints: frozenset[str]
+    styled: bool = False
 
 
 class Svg:
@@ -87,6 +97,7 @@ class Svg:
     def __init__(self) -> None:
         self.parts: list[str] = []
         self.paints: set[str] = set()
+        self.styled = False  # whether the picture needs :data:`STYLE`
 
     def paint(self, name: str) -> str:
         """``url(#name)`` of a shared paint, which the picture then carries."""
@@ -97,12 +108,13 @@ class Svg:
              **attributes: Any) -> None:
         """A tile as it lies on the table: a shadow under it, its face (the
         ``fill``, the given attributes: the shape a click names) and a glaze
-        over it. Shadow and glaze let clicks through to the face and are not
-        read aloud."""
-        self.rect(x + 0.8, y + 1.4, width, height, rx=rx, fill="#000", fill_opacity="0.28",
-                  pointer_events="none", aria_hidden="true")
+        over it. Shadow and glaze let clicks through to the face; they are
+        drawn by the picture's :data:`STYLE`, not by attributes of their own."""
+        self.styled = True
+        self.paint("sheen")
+        self.rect(x + 0.8, y + 1.4, width, height, rx=rx, class_="tw-shadow")
         self.rect(x, y, width, height, rx=rx, fill=fill, **attributes)
-        self.rect(x, y, width, height, rx=rx, fill=self.paint("sheen"), pointer_events="none", aria_hidden="true")
+        self.rect(x, y, width, height, rx=rx, class_="tw-glaze")
 
     def rect(self, x: float, y: float, width: float, height: float, **attributes: Any) -> None:
         self.parts.append(f'<rect x="{_number(x)}" y="{_number(y)}" width="{_number(width)}" '
@@ -116,9 +128,12 @@ class Svg:
         self.parts.append(f'<polygon points="{joined}"{_attrs(attributes)}/>')
 
     def text(self, x: float, y: float, words: str, size: float = 11, anchor: str = "middle", **attributes: Any) -> None:
+        """Words centred on ``x`` (``anchor="start"``: starting at it), in the
+        picture's sans-serif font unless ``font_family`` says otherwise."""
+        placed = "" if anchor == "middle" else f' text-anchor="{anchor}"'  # (the picture's default is middle)
         self.parts.append(
-            f'<text x="{_number(x)}" y="{_number(y)}" font-size="{_number(size)}" font-family="sans-serif" '
-            f'text-anchor="{anchor}"{_attrs(attributes)}>{escape(words)}</text>'
+            f'<text x="{_number(x)}" y="{_number(y)}" font-size="{_number(size)}"{placed}{_attrs(attributes)}>'
+            f"{escape(words)}</text>"
         )
 
     def cue(self, x: float, y: float, size: float, letter: str, dark: bool = False, faint: bool = False) -> None:
@@ -126,9 +141,10 @@ class Svg:
         colour is never the only cue, for colour-blind players. It lets
         clicks through to the shape under it and is not read aloud (the
         shape's label says it)."""
-        self.text(x + size / 2, y + size / 2 + size * 0.18, letter, size=round(size * 0.5), font_weight="bold",
-                  fill="#222" if dark else "#fff", opacity="0.45" if faint else None, class_="cue",
-                  pointer_events="none", aria_hidden="true")
+        self.styled = True
+        kind = "cue" + (" dark" if dark else "") + (" faint" if faint else "")
+        self.text(x + size / 2, y + size / 2 + size * 0.18, letter, size=round(size * 0.5), class_=kind,
+                  aria_hidden="true")
 
     def open_group(self, **attributes: Any) -> None:
         self.parts.append(f"<g{_attrs(attributes)}>")
@@ -138,19 +154,21 @@ class Svg:
 
     def fragment(self) -> Fragment:
         """What has been drawn so far, to :meth:`include` in other pictures."""
-        return Fragment("".join(self.parts), frozenset(self.paints))
+        return Fragment("".join(self.parts), frozenset(self.paints), self.styled)
 
     def include(self, fragment: Fragment) -> None:
         """Draw a :meth:`fragment` drawn before, as it was drawn."""
         self.parts.append(fragment.text)
         self.paints |= fragment.paints
+        self.styled |= fragment.styled
 
     def render(self, width: float, height: float, title: str) -> str:
         defs = "<defs>" + "".join(PAINTS[name] for name in sorted(self.paints)) + "</defs>" if self.paints else ""
         return (
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{_number(width)}" height="{_number(height)}" '
-            f'viewBox="0 0 {_number(width)} {_number(height)}" role="img"><title>{escape(title)}</title>'
-            + defs + "".join(self.parts) + "</svg>"
+            f'viewBox="0 0 {_number(width)} {_number(height)}" role="img" font-family="sans-serif" '
+            f'text-anchor="middle"><title>{escape(title)}</title>'
+            + (STYLE if self.styled else "") + defs + "".join(self.parts) + "</svg>"
         )
 
 
