@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 
 import tileworks
 from tileworks import SPECTATOR
-from tileworks.core import sample_chance
 from tileworks.cli.main import app
+from tileworks.core import sample_chance
 from tileworks.core.records import save_record
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -38,7 +38,6 @@ def test_azul_shows_every_tile_on_the_factories_and_in_the_centre(random_positio
         assert len(shapes(picture, "data-row")) == 3 * 25
 
 
-
 def test_an_azul_picture_that_reuses_unchanged_boards_is_the_picture_drawn_afresh():
     """A board's spaces and tiles are drawn once for each content and place,
     and reused by the pictures after it. Through a whole 3-player game (the
@@ -60,6 +59,7 @@ def test_an_azul_picture_that_reuses_unchanged_boards_is_the_picture_drawn_afres
         assert position.svg(narrow=False) == wide
         render._board_spaces.cache_clear()
         assert position.svg(narrow=True) == narrow
+
 
 def test_tiles_draws_each_laid_tile_and_marks_where_the_movers_tiles_fit(random_position):
     state = random_position("tiles", 6)

@@ -187,21 +187,19 @@ def _svg_board(svg: Any, view: dict[str, Any], seat_index: int, bx: float, by: f
         label += "  " + _("(starts)")
     svg.text(bx + 8, by + 16, label, size=12, anchor="start", font_weight="bold" if mover else None)
     svg.include(_board_spaces(seat_index, tuple(seat["lines"]), tuple(seat["wall"]), seat["floor"],
-                              bool(seat.get("marker")), view["variant"] == "grey", bx, by, tile, wall_tile))
+                              bool(seat.get("marker")), view["variant"] == "grey", bx, by, tile, wall_tile, gap))
     svg.close_group()
     return width, height
 
 
 @lru_cache(maxsize=4096)
 def _board_spaces(seat_index: int, lines: tuple[str, ...], wall: tuple[str, ...], floor_tiles: str, marker: bool,
-                  grey: bool, bx: float, by: float, tile: float, wall_tile: float) -> Fragment:
+                  grey: bool, bx: float, by: float, tile: float, wall_tile: float, gap: float) -> Fragment:
     """The spaces of a board and the tiles on them, drawn once for each
     content and place: a move changes one board, so the other players'
     boards are reused from the picture before (no words: the same in every
     language)."""
-
     svg = Svg()
-    gap = 12 if wall_tile == tile else 4
     for line, content in enumerate(lines):
         y = by + 24 + line * tile
         for slot in range(line + 1):
@@ -251,7 +249,6 @@ def render_svg(view: dict[str, Any]) -> str:
     lines, wall and floor. Shapes carry ``data-source``/``data-colour``
     (tiles to take), ``data-line`` (1-5, f) and ``data-row``/``data-column``
     (wall spaces) so that a client can make the legal choices clickable."""
-
     svg = Svg()
     pad = 8
     svg.text(pad, 16, _header(view), size=13, anchor="start")
@@ -278,7 +275,6 @@ def render_svg_narrow(view: dict[str, Any]) -> str:
     boards one under another. About 200 units wide, so that on a 390 px
     phone every factory tile, pattern line and floor space is at least
     40 px across."""
-
     svg = Svg()
     pad = 4
     svg.text(pad, 14, _header(view), size=11, anchor="start")
@@ -295,7 +291,6 @@ def render_svg_narrow(view: dict[str, Any]) -> str:
 def render_card(view: dict[str, Any]) -> str:
     """The lobby card's picture, legible at card size: a factory of the
     opening deal and a corner of a wall with its pattern, no words."""
-
     svg, tile = Svg(), 34
     radius = tile * 1.55
     cx, cy = 12 + radius, 12 + radius
