@@ -5,8 +5,9 @@
 #
 #   LIMIT=450 OUT=/tmp/sitting training/sitting.sh azul-2p kiln-2p tuileries-2p tiles-2p
 #
-# Where the machine cannot install from an index, put the wheels (tileworks, pgx, mctx, svgwrite)
-# in .whl/ beside this repository's root: they are installed into /tmp/site first.
+# Where the machine cannot install from an index, put the wheels it lacks (pgx, mctx, svgwrite)
+# in .whl/ in this repository's root: they are installed into /tmp/site first, and tileworks is
+# imported from src/ (carry src/tileworks.egg-info too: its entry points name the games).
 set -u
 LIMIT=${LIMIT:-450}
 OUT=${OUT:-sitting}
@@ -16,7 +17,7 @@ settings() {  # each run's own settings (as in its config.json), with the GPU's 
     azul-2p) echo azul --games 2048 --steps 32 --simulations 16 --opponents random,greedy,mcts:easy ;;
     kiln-2p) echo kiln --games 2048 --steps 32 --simulations 16 --opponents random,greedy,mcts:easy ;;
     tuileries-2p) echo tuileries --games 2048 --steps 32 --simulations 16 --opponents random,greedy ;;
-    tiles-2p) echo tiles --games 1024 --steps 16 --simulations 8 --hidden 16 --opponents random,greedy ;;
+    tiles-2p) echo tiles --games 2048 --steps 16 --simulations 8 --hidden 16 --opponents random,greedy ;;
     *) echo "no settings for a run named $1 (runs: azul-2p kiln-2p tuileries-2p tiles-2p)" >&2; return 1 ;;
   esac
 }
@@ -28,7 +29,7 @@ log=$OUT/sitting.log
 start=$(date +%s)
 if [ -d .whl ]; then
   python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
-  export PYTHONPATH=/tmp/site
+  export PYTHONPATH=/tmp/site:$PWD/src
 fi
 # several runs share the GPU: each takes memory as it needs it, not three quarters of it up front
 export XLA_PYTHON_CLIENT_PREALLOCATE=false PYTHONUNBUFFERED=1
