@@ -11,24 +11,33 @@ gives a value for every seat, counted from the mover (``[..., seats]``:
 the mover, the next seat, ...), as each seat's result is its own. It is a
 residual MLP::
 
-    x = relu(obs @ W_in + b_in)
-    x = x + W2 relu(W1 norm(x) + b1) + b2          (for each block)
-    x = relu(norm(x))
+    x = act(obs @ W_in + b_in)
+    x = x + W2 act(W1 norm(x) + b1) + b2          (for each block)
+    x = act(norm(x))
     logits = x @ W_policy + b_policy
-    value = tanh(W_v2 relu(W_v1 x + b_v1) + b_v2)
+    value = tanh(W_v2 act(W_v1 x + b_v1) + b_v2)
 
 A game whose observation is a board (``Game.board_layout``: planes of
 cells, and actions that place on those cells, such as Tiles with its
 212,089 action ids) gets the same network made of convolutions instead, so
 that its size does not grow with the board's::
 
-    x = relu(conv3(board, W_in) + b_in + globals @ W_g + b_g)
-    x = x + conv3(relu(conv3(norm(x), W1) + b1), W2) + b2   (for each block)
-    x = relu(norm(x));  pooled = [mean of x over the cells, max of x over the cells]
+    x = act(conv3(board, W_in) + b_in + globals @ W_g + b_g)
+    x = x + conv3(act(conv3(norm(x), W1) + b1), W2) + b2   (for each block)
+    x = act(norm(x));  pooled = [mean of x over the cells, max of x over the cells]
     logits = [x @ W_policy + b_policy for each cell, pooled @ W_extra + b_extra]
-    value = tanh(W_v2 relu(W_v1 pooled + b_v1) + b_v2)
+    value = tanh(W_v2 act(W_v1 pooled + b_v1) + b_v2)
 
 (``conv3``: a 3 x 3 convolution over the cells, zero beyond the board.)
+
+``act`` is a PReLU (He et al., "Delving deep into rectifiers", 2015): a
+unit passes what is positive and a learned fraction of what is negative
+(the layer's ``slope``, one a unit, starting at a quarter). A plain ReLU
+passes nothing below zero, and a unit pushed below zero for every input
+stops learning for good: the 2-player Tuileries network trained before
+2026-11-27 had 83% of its value layer's units so, and its value said
+nothing (``bench/bench_values.py``). A network saved without slopes (those older ones) is read with
+plain ReLUs, as it was trained.
 
 ``forward`` takes the array module (``numpy`` or ``jax.numpy``) as an
 argument, so both engines compute the same function with the same names.
@@ -53,14 +62,17 @@ import numpy as np
 
 #: a layer norm's guard against a zero variance
 EPSILON = 1e-5
+#: the share of a negative input a new network's units pass at first (PReLU, He et al. 2015)
+SLOPE = 0.25
 
 
 def init_params(rng: Any, observation_size: int, actions: int, hidden: int = 256, blocks: int = 2,
-                value_hidden: int = 64, seats: int = 2) -> dict[str, np.ndarray]:
+                value_hidden: int = 64, seats: int = 2, slopes: bool = True) -> dict[str, np.ndarray]:
     """A new network's arrays (NumPy, float32), He-initialised; ``rng`` is a
     ``numpy.random.Generator``. The policy layer starts at zero: every legal
     action equally likely at first. ``seats``: 2 gives one value (the
-    mover's), more give one for each seat."""
+    mover's), more give one for each seat. ``slopes``: PReLU units (else
+    plain ReLUs, as networks before 2026-11-27 had)."""
 
     def dense(fan_in: int, fan_out: int, scale: float = 1.0) -> np.ndarray:
         return (rng.standard_normal((fan_in, fan_out)) * scale * np.sqrt(2.0 / fan_in)).astype(np.float32)
@@ -80,13 +92,19 @@ def init_params(rng: Any, observation_size: int, actions: int, hidden: int = 256
         "value/w2": dense(value_hidden, value_outputs(seats), scale=0.1),
         "value/b2": np.zeros(value_outputs(seats), np.float32),
     })
-    return params
+    return _with_slopes(params, hidden, blocks, value_hidden) if slopes else params
+
+
+def _with_slopes(params: dict[str, np.ndarray], hidden: int, blocks: int, value_hidden: int) -> dict[str, np.ndarray]:
+    """``params`` with a PReLU slope for each unit of each activation."""
+    widths = {"in": hidden, "out": hidden, "value": value_hidden, **{f"block{i}": hidden for i in range(blocks)}}
+    return {**params, **{f"{name}/slope": np.full(width, SLOPE, np.float32) for name, width in widths.items()}}
 
 
 def init_board_params(rng: Any, observation_size: int, actions: int, board: dict[str, int], hidden: int = 32,
-                      blocks: int = 2, value_hidden: int = 64, seats: int = 2) -> dict[str, np.ndarray]:
+                      blocks: int = 2, value_hidden: int = 64, seats: int = 2, slopes: bool = True) -> dict[str, np.ndarray]:
     """A new convolutional network's arrays for a game with a board layout
-    (``Game.board_layout``); ``hidden`` is the channels a cell.
+    (``Game.board_layout``); ``hidden`` is the channels a cell; ``slopes`` as in :func:`init_params`.
 
     >>> board = {"planes": 2, "height": 3, "width": 4, "channels": 5}
     >>> params = init_board_params(np.random.default_rng(0), 2 * 12 + 6, 5 * 12 + 1, board, hidden=8, blocks=1)
@@ -118,7 +136,7 @@ def init_board_params(rng: Any, observation_size: int, actions: int, board: dict
         "value/w2": dense(value_hidden, value_outputs(seats), scale=0.1),
         "value/b2": np.zeros(value_outputs(seats), np.float32),
     })
-    return params
+    return _with_slopes(params, hidden, blocks, value_hidden) if slopes else params
 
 
 def value_outputs(seats: int) -> int:
@@ -152,8 +170,13 @@ def _norm(x: Any, scale: Any, bias: Any, xp: Any) -> Any:
     return (x - mean) / xp.sqrt(variance + EPSILON) * scale + bias
 
 
-def _relu(a: Any, xp: Any) -> Any:
-    return xp.maximum(a, 0)
+def _act(a: Any, params: dict[str, Any], name: str, xp: Any) -> Any:
+    """The activation of layer ``name``: a PReLU with the layer's slopes
+    (``name/slope``), or a plain ReLU for a network saved without them."""
+    slope = params.get(f"{name}/slope")
+    if slope is None:
+        return xp.maximum(a, 0)
+    return xp.where(a > 0, a, slope * a)
 
 
 def _conv3(x: Any, w: Any, xp: Any) -> Any:
@@ -187,20 +210,21 @@ def _board_forward(params: dict[str, Any], observation: Any, xp: Any, board: dic
     batch = observation.shape[:-1]
     x = xp.moveaxis(observation[..., :cells].reshape(batch + (planes, height, width)), -3, -1)
     context = observation[..., cells:] @ params["globals/w"] + params["globals/b"]
-    x = _relu(_conv3(x, params["in/w"], xp) + params["in/b"] + context[..., None, None, :], xp)
+    x = _act(_conv3(x, params["in/w"], xp) + params["in/b"] + context[..., None, None, :], params, "in", xp)
     for i in range(blocks_of(params)):
         h = _norm(x, params[f"block{i}/norm/scale"], params[f"block{i}/norm/bias"], xp)
-        h = _relu(_conv3(h, params[f"block{i}/w1"], xp) + params[f"block{i}/b1"], xp)
+        h = _act(_conv3(h, params[f"block{i}/w1"], xp) + params[f"block{i}/b1"], params, f"block{i}", xp)
         x = x + _conv3(h, params[f"block{i}/w2"], xp) + params[f"block{i}/b2"]
-    x = _relu(_norm(x, params["out/norm/scale"], params["out/norm/bias"], xp), xp)
+    x = _act(_norm(x, params["out/norm/scale"], params["out/norm/bias"], xp), params, "out", xp)
     placed = (x @ params["policy/w"] + params["policy/b"]).reshape(batch + (-1,))
     pooled = xp.concatenate([x.mean(axis=(-3, -2)), _max_over_cells(x, xp)], axis=-1)
     logits = xp.concatenate([placed, pooled @ params["extra/w"] + params["extra/b"]], axis=-1)
-    return logits, _value_head(params, pooled, xp)
+    return logits, pooled
 
 
 def _value_head(params: dict[str, Any], x: Any, xp: Any) -> Any:
-    value = xp.tanh(_relu(x @ params["value/w1"] + params["value/b1"], xp) @ params["value/w2"] + params["value/b2"])
+    hidden = _act(x @ params["value/w1"] + params["value/b1"], params, "value", xp)
+    value = xp.tanh(hidden @ params["value/w2"] + params["value/b2"])
     return value[..., 0] if value.shape[-1] == 1 else value
 
 
@@ -209,16 +233,30 @@ def forward(params: dict[str, Any], observation: Any, xp: Any, board: dict[str, 
     ``[..., seats]`` for observations ``[..., observation_size]``, computed
     with the array module ``xp``; ``board``: the game's board layout, for a
     network made by :func:`init_board_params`."""
+    logits, features = _trunk(params, observation, xp, board)
+    return logits, _value_head(params, features, xp)
+
+
+def value_inputs(params: dict[str, Any], observation: Any, board: dict[str, int] | None = None) -> np.ndarray:
+    """What the value layer's units receive (NumPy, before their activation)
+    for observations ``[..., observation_size]``. A unit that receives less
+    than zero from every position is dead in a network of plain ReLUs
+    (``bench/bench_values.py`` counts them)."""
+    _, features = _trunk(params, np.asarray(observation, dtype=np.float32), np, board)
+    return features @ params["value/w1"] + params["value/b1"]
+
+
+def _trunk(params: dict[str, Any], observation: Any, xp: Any, board: dict[str, int] | None) -> tuple[Any, Any]:
+    """The logits, and the features the value head reads."""
     if board is not None:
         return _board_forward(params, observation, xp, board)
-    relu = lambda a: _relu(a, xp)  # noqa: E731
-    x = relu(observation @ params["in/w"] + params["in/b"])
+    x = _act(observation @ params["in/w"] + params["in/b"], params, "in", xp)
     for i in range(blocks_of(params)):
         h = _norm(x, params[f"block{i}/norm/scale"], params[f"block{i}/norm/bias"], xp)
-        h = relu(h @ params[f"block{i}/w1"] + params[f"block{i}/b1"])
+        h = _act(h @ params[f"block{i}/w1"] + params[f"block{i}/b1"], params, f"block{i}", xp)
         x = x + h @ params[f"block{i}/w2"] + params[f"block{i}/b2"]
-    x = relu(_norm(x, params["out/norm/scale"], params["out/norm/bias"], xp))
-    return x @ params["policy/w"] + params["policy/b"], _value_head(params, x, xp)
+    x = _act(_norm(x, params["out/norm/scale"], params["out/norm/bias"], xp), params, "out", xp)
+    return x @ params["policy/w"] + params["policy/b"], x
 
 
 def masked(logits: Any, legal: Any, xp: Any) -> Any:

@@ -67,6 +67,9 @@ class TrainConfig:
     #: default 256, or 32 for a game with a board layout) and residual blocks
     hidden: int | None = None
     blocks: int = 2
+    #: the network's units: "prelu" (every new run), or "relu" (runs started
+    #: before 2026-11-27; see :mod:`tileworks.agents.network`). A resumed run keeps its own.
+    units: str = "prelu"
     #: learning
     learning_rate: float = 1e-3
     weight_decay: float = 1e-4
@@ -104,6 +107,8 @@ class TrainConfig:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
         if self.eval_games < 0:
             raise ValueError("eval_games must be at least 0")
+        if self.units not in ("prelu", "relu"):
+            raise ValueError(f"units must be 'prelu' or 'relu', not {self.units!r}")
 
     def differs_from(self, other: "TrainConfig") -> list[str]:
         """The settings that change what is trained in which two configs differ."""
@@ -111,7 +116,8 @@ class TrainConfig:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "TrainConfig":
-        return cls(**{**data, "opponents": tuple(data["opponents"])})
+        # a run saved without "units" was started before PReLUs: its network has plain ReLUs
+        return cls(**{"units": "relu", **data, "opponents": tuple(data["opponents"])})
 
 
 #: the most action ids a search keeps a statistic for by default; beyond, :data:`SLOTS` candidates
@@ -152,6 +158,7 @@ class Trainer:
         self.before: TrainConfig | None = None
         if saved.exists():
             self.before = TrainConfig.from_json(json.loads(saved.read_text(encoding="utf-8")))
+            config.units = self.before.units  # the checkpoint's network has the units it was made with
             changed = config.differs_from(self.before)
             if changed:
                 raise ValueError(f"{self.out} holds a run with other settings ({', '.join(changed)}); "
@@ -173,10 +180,11 @@ class Trainer:
         key, games_key = jax.random.split(key)
         rng, sizes = np.random.default_rng(config.seed), (self.env.observation_shape[0], self.env.num_actions)
         if self.board is None:
-            params = init_params(rng, *sizes, config.hidden, config.blocks, seats=self.env.num_players)
+            params = init_params(rng, *sizes, config.hidden, config.blocks, seats=self.env.num_players,
+                                 slopes=config.units == "prelu")
         else:
             params = init_board_params(rng, *sizes, self.board, config.hidden, config.blocks,
-                                       seats=self.env.num_players)
+                                       seats=self.env.num_players, slopes=config.units == "prelu")
         self.params = jax.tree.map(jnp.asarray, params)
         self.opt_state = self.optimiser.init(self.params)
         self.games = jax.jit(jax.vmap(self.env.init))(jax.random.split(games_key, config.games))
