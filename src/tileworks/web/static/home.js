@@ -284,10 +284,10 @@ $("clock-kind").addEventListener("change", drawClock);
 (async () => {
   $("guest-name").value = localStorage.getItem("tileworks-name") || "";
   drawClock();
-  SESSION.then((username) => {
-    $("guest").hidden = Boolean(username);  // an account plays under its username
-    $("rated").disabled = !username;
-  });
+  // who plays is settled before the lobby offers a game (both requests are already under way)
+  const username = await SESSION;
+  $("guest").hidden = Boolean(username);  // an account plays under its username
+  $("rated").disabled = !username;
   catalogue = await CATALOGUE;
   for (const g of catalogue) $("game").append(option(g.name, g.title));
   drawGame();
