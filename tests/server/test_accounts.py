@@ -185,11 +185,13 @@ def test_logging_out_ends_the_session_on_the_server(client):
 
 
 def test_sessions_expire(db_url):
-    with TestClient(create_app(db_url=db_url, ai_workers=1, session_seconds=1)) as client:
+    lifetime = 5  # seconds: a login and a game's creation fit in it on a busy machine (1 s once did not, in CI)
+    with TestClient(create_app(db_url=db_url, ai_workers=1, session_seconds=lifetime)) as client:
         register(client, "margaret")
+        signed_in = time.monotonic()  # no earlier than the session began
         game = Api(client).create("kiln", ["human", "random"])
         assert client.get("/api/session").json() == {"username": "margaret"}
-        time.sleep(1.2)
+        time.sleep(max(0.0, signed_in + lifetime + 0.2 - time.monotonic()))
         assert client.get("/api/session").json() == {"username": None}
         # the seat belongs to the account: its token alone no longer acts for it
         view = client.get(f"/api/games/{game['id']}", headers={"X-Seat-Token": game["seats"][0]["token"]})
