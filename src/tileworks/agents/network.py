@@ -36,8 +36,8 @@ unit passes what is positive and a learned fraction of what is negative
 passes nothing below zero, and a unit pushed below zero for every input
 stops learning for good: the 2-player Tuileries network trained before
 2026-11-27 had 83% of its value layer's units so, and its value said
-nothing (``bench/bench_values.py``). A network saved without slopes (those older ones) is read with
-plain ReLUs, as it was trained.
+nothing (``bench/bench_values.py``). A network saved without slopes
+(those older ones) is read with plain ReLUs, as it was trained.
 
 ``forward`` takes the array module (``numpy`` or ``jax.numpy``) as an
 argument, so both engines compute the same function with the same names.
@@ -204,7 +204,8 @@ def _max_over_cells(x: Any, xp: Any) -> Any:
     return xp.take_along_axis(flat, first[..., None, :], axis=-2)[..., 0, :]
 
 
-def _board_forward(params: dict[str, Any], observation: Any, xp: Any, board: dict[str, int]) -> tuple[Any, Any]:
+def _board_trunk(params: dict[str, Any], observation: Any, xp: Any, board: dict[str, int]) -> tuple[Any, Any]:
+    """:func:`_trunk` for a board network: the logits, and the pooled features the value head reads."""
     planes, height, width = board["planes"], board["height"], board["width"]
     cells = planes * height * width
     batch = observation.shape[:-1]
@@ -249,7 +250,7 @@ def value_inputs(params: dict[str, Any], observation: Any, board: dict[str, int]
 def _trunk(params: dict[str, Any], observation: Any, xp: Any, board: dict[str, int] | None) -> tuple[Any, Any]:
     """The logits, and the features the value head reads."""
     if board is not None:
-        return _board_forward(params, observation, xp, board)
+        return _board_trunk(params, observation, xp, board)
     x = _act(observation @ params["in/w"] + params["in/b"], params, "in", xp)
     for i in range(blocks_of(params)):
         h = _norm(x, params[f"block{i}/norm/scale"], params[f"block{i}/norm/bias"], xp)
