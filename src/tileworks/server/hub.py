@@ -428,7 +428,9 @@ class Hub:
 
     async def _set_seats(self, room: Room, changes: dict[int, dict[str, Any]], **values: Any) -> None:
         """Write the seats' ``changes`` (and the game's ``values``, as
-        ``Store.set_seats`` takes them), and make the room's copy the same."""
+        ``Store.set_seats`` takes them), and make the room's copy the same.
+        The caller holds the room's lock, so no catch-up sees the write
+        before the room's revision counts it."""
         await self._in_thread(lambda: self.store.set_seats(room.id, changes, **values))
         for seat, change in changes.items():
             for key, value in change.items():
@@ -565,23 +567,27 @@ class Hub:
 
     async def join(self, room: Room, seats: list[int]) -> None:
         """Seats whose holder has arrived; the game leaves 'open' once all have."""
-        fresh = [s for s in seats if not room.row.seats[s].joined]
-        if not fresh:
+        if all(room.row.seats[s].joined for s in seats):
             return
-        for seat in fresh:
-            room.row.seats[seat].joined = True
-        status = _status(room.row, room.state)
-        starts = None  # the clock starts when the last player arrives
-        if status == "playing" != room.row.status and room.row.clock and room.row.seats[room.state.current_player()].human:
-            starts = time.time()
-
-        await self._set_seats(room, {seat: {"joined": True} for seat in fresh},
-                              status=status if status != room.row.status else None, turn_started=starts,
-                              needs_server=needs_server(status, starts or room.row.turn_started, room.row.seats,
-                                                        room.state, room.out_of_time()))
-        room.row.status = status
-        if starts is not None:
-            room.row.turn_started = starts
+        # under the lock: a catch-up meanwhile would take this process's own write for another's
+        async with room.lock:
+            fresh = [s for s in seats if not room.row.seats[s].joined]
+            if not fresh:
+                return
+            for seat in fresh:
+                room.row.seats[seat].joined = True
+            status = _status(room.row, room.state)
+            starts = None  # the clock starts when the last player arrives
+            if (status == "playing" != room.row.status and room.row.clock
+                    and room.row.seats[room.state.current_player()].human):
+                starts = time.time()
+            await self._set_seats(room, {seat: {"joined": True} for seat in fresh},
+                                  status=status if status != room.row.status else None, turn_started=starts,
+                                  needs_server=needs_server(status, starts or room.row.turn_started, room.row.seats,
+                                                            room.state, room.out_of_time()))
+            room.row.status = status
+            if starts is not None:
+                room.row.turn_started = starts
         await self.tend(room)
         await self.broadcast(room)
 
