@@ -1,7 +1,8 @@
 #!/bin/bash
-# A training sitting on a machine with a GPU: resume runs side by side on its one GPU, each with
-# more games side by side than a CPU plays, each stopped by SIGTERM after LIMIT seconds (so it
-# checkpoints its last whole iteration), then pack the run folders into OUT as 15 MB parts.
+# A training sitting on a machine with a GPU: resume runs side by side on its one GPU (or start
+# them, where training/NAME holds no run yet), each with more games side by side than a CPU
+# plays, each stopped by SIGTERM after LIMIT seconds (so it checkpoints its last whole
+# iteration), then pack the run folders into OUT as 15 MB parts.
 #
 #   LIMIT=450 OUT=/tmp/sitting training/sitting.sh azul-2p kiln-2p tuileries-2p tiles-2p
 #
@@ -14,11 +15,11 @@ OUT=${OUT:-sitting}
 
 settings() {  # each run's own settings (as in its config.json), with the GPU's number of games
   case $1 in
-    azul-2p) echo azul --games 2048 --steps 32 --simulations 16 --opponents random,greedy,mcts:easy ;;
+    azul-2p|azul-2p-prelu) echo azul --games 2048 --steps 32 --simulations 16 --opponents random,greedy,mcts:easy ;;
     kiln-2p) echo kiln --games 2048 --steps 32 --simulations 16 --opponents random,greedy,mcts:easy ;;
     tuileries-2p) echo tuileries --games 2048 --steps 32 --simulations 16 --opponents random,greedy ;;
     tiles-2p) echo tiles --games 2048 --steps 16 --simulations 8 --hidden 16 --opponents random,greedy ;;
-    *) echo "no settings for a run named $1 (runs: azul-2p kiln-2p tuileries-2p tiles-2p)" >&2; return 1 ;;
+    *) echo "no settings for a run named $1 (runs: azul-2p azul-2p-prelu kiln-2p tuileries-2p tiles-2p)" >&2; return 1 ;;
   esac
 }
 [ $# -gt 0 ] || { echo "name the runs to resume, e.g. azul-2p tiles-2p" >&2; exit 2; }
