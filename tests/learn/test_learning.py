@@ -192,8 +192,10 @@ def test_a_resumed_run_trains_what_an_uninterrupted_one_does(tmp_path):
     straight.run()
     halves = Trainer(config(2), tmp_path / "halves")
     halves.run()
+    (tmp_path / "halves" / "network.npz").unlink()  # as in a fresh clone, which has the checkpoint only
     resumed = Trainer(config(4), tmp_path / "halves")
     assert resumed.iteration == 2
+    assert Network.load(tmp_path / "halves" / "network").about["iterations"] == 2  # made again from it
     resumed.run()
     assert all(np.array_equal(straight.network().params[k], resumed.network().params[k]) for k in straight.params)
     assert resumed.decisions == straight.decisions

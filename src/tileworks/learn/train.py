@@ -195,6 +195,8 @@ class Trainer:
         if checkpoint.exists():
             self._restore(checkpoint)
             self.resize(games_key)
+            if not (self.out / "network.npz").exists():  # a fresh clone: git keeps a run's checkpoint only
+                self.export()
         elif config.stagger > 1:
             self.games = self._staggered(self.games, jax.random.fold_in(games_key, 1))
         self._whole = self._kept()
