@@ -40,6 +40,21 @@ def sale_on_offer(state) -> bool:
     return len(legal) > 1 and "pass" in (state.action_to_string(a) for a in legal)
 
 
+def sale_decisions(state, agents, seed: int):
+    """Play ``state`` out (chance seeded with ``seed``), yielding each sale
+    decision before it is made: the mover and the action its agent chose."""
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        mover = state.current_player()
+        action = agents[mover].step(state)
+        if sale_on_offer(state):
+            yield mover, action
+        state.apply_action(action)
+
+
 def against_greedy(game, agent: str, games: int) -> None:
     counts: collections.Counter[str] = collections.Counter()
     advice: collections.Counter[tuple[str, str]] = collections.Counter()
@@ -47,22 +62,15 @@ def against_greedy(game, agent: str, games: int) -> None:
         seat = number % 2
         agents = {seat: make(agent, seed=number), 1 - seat: make("greedy", seed=number, reproducible=True)}
         adviser = make("greedy", seed=99, reproducible=True)
-        rng, state = random.Random(number), game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(sample_chance(state, rng))
-                continue
-            mover = state.current_player()
-            action = agents[mover].step(state)
-            if sale_on_offer(state):
-                side = "agent" if mover == seat else "greedy"
-                sold = state.action_to_string(action) != "pass"
-                counts[f"{side} offered"] += 1
-                counts[f"{side} sold"] += sold
-                if side == "agent":
-                    would = state.action_to_string(adviser.step(state.clone())) != "pass"
-                    advice[("sells" if sold else "passes", "sells" if would else "passes")] += 1
-            state.apply_action(action)
+        state = game.new_initial_state()
+        for mover, action in sale_decisions(state, agents, number):
+            side = "agent" if mover == seat else "greedy"
+            sold = state.action_to_string(action) != "pass"
+            counts[f"{side} offered"] += 1
+            counts[f"{side} sold"] += sold
+            if side == "agent":
+                would = state.action_to_string(adviser.step(state.clone())) != "pass"
+                advice[("sells" if sold else "passes", "sells" if would else "passes")] += 1
         scores = state.scores()
         counts["agent points"] += scores[seat]
         counts["greedy points"] += scores[1 - seat]
@@ -80,21 +88,14 @@ def on_greedy_positions(game, games: int) -> None:
     decisions = greedy_passes = network_passes = 0
     for number in range(games):
         agents = [make("greedy", seed=number * 10 + seat, reproducible=True) for seat in range(2)]
-        rng, state = random.Random(number), game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(sample_chance(state, rng))
-                continue
-            mover = state.current_player()
-            action = agents[mover].step(state)
-            if sale_on_offer(state):
-                legal = state.legal_actions()
-                logits, _value = network.evaluate(np.asarray(state.observation_tensor(mover), np.float32))
-                likeliest = legal[int(np.argmax(np.asarray(logits)[legal]))]
-                decisions += 1
-                greedy_passes += state.action_to_string(action) == "pass"
-                network_passes += state.action_to_string(likeliest) == "pass"
-            state.apply_action(action)
+        state = game.new_initial_state()
+        for mover, action in sale_decisions(state, agents, number):
+            legal = state.legal_actions()
+            logits, _value = network.evaluate(np.asarray(state.observation_tensor(mover), np.float32))
+            likeliest = legal[int(np.argmax(np.asarray(logits)[legal]))]
+            decisions += 1
+            greedy_passes += state.action_to_string(action) == "pass"
+            network_passes += state.action_to_string(likeliest) == "pass"
     print(f"{games} games between two greedy agents: {decisions} sale decisions; greedy passed at "
           f"{greedy_passes}, the shipped network's likeliest choice was to pass at {network_passes}")
 
