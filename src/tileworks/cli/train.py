@@ -56,10 +56,17 @@ def train(
         trainer = Trainer(config, out, command=shlex.join(["tileworks"] + sys.argv[1:]))
     except ValueError as exc:
         fail(str(exc))
-    # SIGTERM (a scheduler's stop, kill) and SIGINT (even where a shell started the run in the
-    # background, ignoring it) stop as Ctrl-C does: the last whole iteration is checkpointed
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    # SIGTERM (a scheduler's stop, kill) and SIGINT (Ctrl-C, even where a shell started the run in
+    # the background, ignoring it) stop the run after the iteration under way, which is checkpointed;
+    # a second stops it at once. (An exception raised by the handler itself could land in a
+    # finaliser, which would swallow it, and the run would go on.)
+    def stop(_signal: int, _frame: object) -> None:
+        if trainer.stop_requested:
+            raise KeyboardInterrupt
+        trainer.stop_requested = True
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
     if trainer.iteration:
         console.print(_("Resuming {out} at iteration {iteration} of {iterations}.", out=out,
                         iteration=trainer.iteration, iterations=config.iterations))

@@ -153,6 +153,8 @@ class Trainer:
 
     def __init__(self, config: TrainConfig, out: str | Path, command: str = ""):
         self.config, self.out, self.command = config, Path(out), command
+        #: set (by a signal handler) to stop after the iteration under way, as a KeyboardInterrupt does at once
+        self.stop_requested = False
         self.out.mkdir(parents=True, exist_ok=True)
         saved = self.out / "config.json"
         self.before: TrainConfig | None = None
@@ -348,6 +350,8 @@ class Trainer:
         progress = None
         try:
             while self.iteration < config.iterations:
+                if self.stop_requested:  # asked between iterations: the last one is whole
+                    raise KeyboardInterrupt
                 progress = self.step()
                 if config.eval_games and (self.iteration % config.eval_every == 0 or self.iteration == config.iterations):
                     progress.evaluation = self.evaluate()
