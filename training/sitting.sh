@@ -1,8 +1,8 @@
 #!/bin/bash
 # A training sitting on a machine with a GPU: resume runs side by side on its one GPU (or start
 # them, where training/NAME holds no run yet), each with more games side by side than a CPU
-# plays, each stopped by SIGTERM after LIMIT seconds (so it checkpoints its last whole
-# iteration), then pack the run folders into OUT as 15 MB parts.
+# plays, each stopped by SIGTERM after LIMIT seconds (so it finishes the iteration under way and
+# checkpoints it), then pack the run folders into OUT as 15 MB parts.
 #
 #   LIMIT=450 OUT=/tmp/sitting training/sitting.sh azul-2p kiln-2p tuileries-2p tiles-2p
 #
