@@ -4,6 +4,12 @@ sets, or Accept-Language; two clients of one game each get their own."""
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
+from tileworks.core.i18n import catalog
+
 JA = {"Accept-Language": "ja-JP,ja;q=0.9"}
 
 
@@ -32,6 +38,25 @@ def test_views_are_kept_per_language(api):
     assert english["view"]["decision"] == f"{mover} places a tile on a circle square"
     cookie = api.client.get(f"/api/games/{game_id}", headers={"X-Seat-Token": token, "Cookie": "tileworks-lang=ja"})
     assert cookie.json()["view"]["decision"] == japanese["view"]["decision"]
+
+
+SCRIPTS = Path(__file__).resolve().parents[2] / "src/tileworks/web/static"
+#: a script's call _("text"), outside a comment
+SCRIPT_MESSAGE = re.compile(r'(?<![\w.])_\("((?:[^"\\]|\\.)*)"')
+
+
+def test_a_japanese_page_carries_every_phrase_its_scripts_translate(api):
+    # e.g. the " and " that joins the seats sharing a win, once lost because
+    # it sat inside another call's arguments, where Babel's extractor misses it
+    written = {json.loads(f'"{message}"') for path in SCRIPTS.glob("*.js")
+               for line in path.read_text(encoding="utf-8").splitlines() if not line.lstrip().startswith("//")
+               for message in SCRIPT_MESSAGE.findall(line)}
+    assert " and " in written and "{seats} share the win." in written
+    page = api.client.get("/", headers=JA).text
+    carried = json.loads(re.search(r'<script id="strings" type="application/json">(.*?)</script>', page).group(1))
+    japanese = catalog("ja")
+    assert sorted(m for m in written if m in japanese and m not in carried) == []
+    assert carried[" and "] == "と"
 
 
 def test_the_catalogue_in_japanese(api):

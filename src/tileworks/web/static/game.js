@@ -80,7 +80,7 @@ function drawStatus() {
     const scores = result.scores.map((s, i) => seatName(i) + " " + s).join(", ");
     if (result.ended === "abandoned") line = _("Game over: abandoned, nobody moved for too long.");
     else line = winners.length > 1
-      ? _("Game over: {seats} share the win. Scores: {scores}.", { seats: winners.join(_(" and ")), scores: scores })
+      ? _("Game over: {seats} share the win. Scores: {scores}.", { seats: joinNames(winners), scores: scores })
       : _("Game over: {seat} wins. Scores: {scores}.", { seat: winners[0], scores: scores });
     drawResults(result);
     $("replay").href = "/replay/" + gameId;
@@ -489,10 +489,10 @@ function drawResults(result) {
   const names = winnersOf(result).map((i) => seatName(i) + " " + playerName(current.seats[i]));
   const told = [];
   if (late.size) {
-    told.push(_("Out of time, and so placed last: {seats}.", { seats: [...late].map(seatName).join(_(" and ")) }));
+    told.push(_("Out of time, and so placed last: {seats}.", { seats: joinNames([...late].map(seatName)) }));
   }
   if (result.ended === "abandoned") told.push(_("Nobody moved for too long: the game was abandoned, and nobody won."));
-  else told.push(names.length > 1 ? _("{seats} share the win.", { seats: names.join(_(" and ")) })
+  else told.push(names.length > 1 ? _("{seats} share the win.", { seats: joinNames(names) })
     : _("{seat} wins.", { seat: names[0] }));
   const made = (result.timeouts || []).length;
   if (made) told.push(_("{count} moves were made by the computer when a clock ran out.", { count: made }));
