@@ -20,9 +20,11 @@ first player of round one).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from tileworks.core import CHANCE, SPECTATOR, TERMINAL
+from tileworks.core.bitboards import cell_labels
 from tileworks.core.i18n import N_, _, gettext
 from tileworks.core.text import check_viewer, field_error, read_int, read_move, seat_name
 from tileworks.games.azul import constants as k
@@ -223,13 +225,26 @@ def _parse(state: "AzulState", word: str) -> int | None:
 
 
 # -- serialisation ------------------------------------------------------------
-def _letters(counts: list[int]) -> str:
+# Equality, views and records all go through state_fields, and most of a
+# position's factories, floors and walls are as they were a move before:
+# their text is kept, not written again.
+@lru_cache(maxsize=4096)
+def _letters_of(counts: tuple[int, ...]) -> str:
     return "".join(k.COLOUR_LETTERS[c] * n for c, n in enumerate(counts))
 
 
+def _letters(counts: list[int]) -> str:
+    return _letters_of(tuple(counts))
+
+
+@lru_cache(maxsize=8192)
+def _wall_text(colour_masks: tuple[int, ...]) -> tuple[str, ...]:
+    cells = "".join(k.COLOUR_LETTERS[colour] if colour >= 0 else "." for colour in cell_labels(colour_masks, 25))
+    return tuple(cells[5 * row: 5 * row + 5] for row in range(5))
+
+
 def _wall_rows(state: "AzulState", seat: int) -> list[str]:
-    cells = "".join(k.COLOUR_LETTERS[colour] if colour >= 0 else "." for colour in state.wall_colours(seat))
-    return [cells[5 * row: 5 * row + 5] for row in range(5)]
+    return list(_wall_text(tuple(state.walls[5 * seat: 5 * seat + 5])))
 
 
 def _lines(state: "AzulState", seat: int) -> list[str]:
