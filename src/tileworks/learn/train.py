@@ -26,6 +26,7 @@ import json
 import os
 import time
 from dataclasses import asdict, dataclass, field, fields
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
@@ -148,6 +149,21 @@ class Progress:
     evaluation: dict[str, float] = field(default_factory=dict)
 
 
+@lru_cache(maxsize=8)
+def compiled_for(game: str, options: tuple[tuple[str, Any], ...], simulations: int, considered: int,
+                 learning_rate: float, weight_decay: float, value_weight: float, slots: int) -> tuple[Any, ...]:
+    """A run's environment, board layout, optimiser and jitted functions
+    (``make_functions``, and the games' batched ``init``), made once a
+    process for all runs with these settings: a trainer made again (a
+    resumed run, an evaluation's, a test's several) traces and compiles
+    nothing anew."""
+    env = tileworks.jax.make(game, **dict(options))
+    board = tileworks.load_game(game, **dict(options)).board_layout()
+    optimiser = optax.adamw(learning_rate, weight_decay=weight_decay)
+    play, learn, value_targets = make_functions(env, simulations, considered, optimiser, value_weight, slots, board)
+    return env, board, optimiser, play, learn, value_targets, jax.jit(jax.vmap(env.init))
+
+
 class Trainer:
     """One run in ``out``: new, or resumed from its checkpoint."""
 
@@ -166,12 +182,10 @@ class Trainer:
                 raise ValueError(f"{self.out} holds a run with other settings ({', '.join(changed)}); "
                                  "resume it with the same ones, or train into a new folder")
         saved.write_text(json.dumps(asdict(config), indent=1) + "\n", encoding="utf-8")
-        self.env = tileworks.jax.make(config.game, **config.options)
-        self.board = tileworks.load_game(config.game, **config.options).board_layout()
-        self.optimiser = optax.adamw(config.learning_rate, weight_decay=config.weight_decay)
-        self.play, self.learn, self.value_targets = make_functions(
-            self.env, config.simulations, config.considered, self.optimiser, config.value_weight, config.slots,
-            self.board)
+        (self.env, self.board, self.optimiser, self.play, self.learn, self.value_targets,
+         self._init_games) = compiled_for(config.game, tuple(sorted(config.options.items())), config.simulations,
+                                          config.considered, config.learning_rate, config.weight_decay,
+                                          config.value_weight, config.slots)
         self._start()
 
     # -- state ---------------------------------------------------------------------------------
@@ -189,7 +203,7 @@ class Trainer:
                                        seats=self.env.num_players, slopes=config.units == "prelu")
         self.params = jax.tree.map(jnp.asarray, params)
         self.opt_state = self.optimiser.init(self.params)
-        self.games = jax.jit(jax.vmap(self.env.init))(jax.random.split(games_key, config.games))
+        self.games = self._init_games(jax.random.split(games_key, config.games))
         self.key = key
         self.iteration = self.decisions = self.finished = 0
         self.seconds = 0.0
@@ -223,7 +237,7 @@ class Trainer:
             self.games = jax.tree.map(lambda a: a[:config.games], self.games)
         elif playing < config.games:
             key = jax.random.fold_in(games_key, 2 + self.iteration)
-            fresh = jax.jit(jax.vmap(self.env.init))(jax.random.split(key, config.games - playing))
+            fresh = self._init_games(jax.random.split(key, config.games - playing))
             fresh = self._staggered(fresh, jax.random.fold_in(key, 1))
             self.games = jax.tree.map(lambda kept, new: jnp.concatenate([kept, new]), self.games, fresh)
         if not any(row["iteration"] == self.iteration for row in read_sittings(self.out)):  # (a resize not yet saved)
