@@ -184,6 +184,15 @@ def test_a_new_runs_games_start_at_staggered_stages(tmp_path):
     assert not np.asarray(unstaggered.games._step_count).any()
 
 
+def test_trainers_with_the_same_settings_share_their_compiled_functions(tmp_path):
+    # a second trainer in one process (a resumed run, an evaluation) traces nothing anew
+    first = Trainer(TrainConfig("dominoes", iterations=1, seed=1, **TINY), tmp_path / "first")
+    again = Trainer(TrainConfig("dominoes", iterations=9, seed=2, **TINY), tmp_path / "again")
+    other = Trainer(TrainConfig("dominoes", iterations=1, seed=1, **{**TINY, "simulations": 8}), tmp_path / "other")
+    assert again.play is first.play and again.learn is first.learn and again.env is first.env
+    assert other.play is not first.play  # another search: its own functions
+
+
 def test_a_resumed_run_trains_what_an_uninterrupted_one_does(tmp_path):
     def config(iterations):
         return TrainConfig("dominoes", iterations=iterations, checkpoint_every=2, eval_every=100, seed=5, **TINY)
