@@ -13,11 +13,10 @@ function _(message, fields) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name]) : whole));
 }
 
-// "A and B and C": names joined in the page's language (a statement of its
-// own, since Babel's extractor misses a _() inside another call's arguments)
+// "A and B and C": names joined in the page's language (outside any other
+// _(): Babel's extractor misses a _() within another one's arguments)
 function joinNames(names) {
-  const and = _(" and ");
-  return names.join(and);
+  return names.join(_(" and "));
 }
 
 const LEVELS = { beginner: _("beginner"), easy: _("easy"), medium: _("medium"), hard: _("hard"), expert: _("expert") };
