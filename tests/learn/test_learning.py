@@ -99,6 +99,26 @@ def test_a_board_network_in_numpy_is_the_one_jax_trains_and_scores_every_placeme
     assert len(moved) and np.abs(moved - [20, 30]).max() <= 1 + 2 * blocks_of(params)  # 3 x 3 convolutions
 
 
+def test_a_board_network_learns_from_the_same_gradient_whichever_way_it_convolves():
+    """Training on a CPU convolves by nine shifted matrix products (XLA's
+    convolution's gradient is slow inside a loop); play uses XLA's
+    convolution: the outputs and the gradients are the same."""
+    game = tileworks.load_game("tiles")
+    board = game.board_layout()
+    params = jax.tree.map(jnp.asarray, Network.untrained(game, hidden=8, blocks=1, seed=2).params)
+    observation = jnp.asarray(np.random.default_rng(6).random((3, game.observation_tensor_size())) < 0.05, jnp.float32)
+
+    def total(params, learning):
+        logits, value = forward(params, observation, jnp, board, learning=learning)
+        return (logits[:, ::97] ** 2).sum() + value.sum()
+
+    (played, playing_gradient), (learnt, learning_gradient) = (
+        jax.jit(jax.value_and_grad(total), static_argnums=1)(params, learning) for learning in (False, True))
+    assert np.isclose(played, learnt, rtol=1e-5)
+    for name in params:
+        assert np.allclose(playing_gradient[name], learning_gradient[name], rtol=1e-4, atol=1e-5), name
+
+
 def test_search_slots_hold_the_likeliest_legal_actions():
     from tileworks.learn.selfplay import candidates
 

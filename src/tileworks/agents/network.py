@@ -179,9 +179,16 @@ def _act(a: Any, params: dict[str, Any], name: str, xp: Any) -> Any:
     return xp.where(a > 0, a, slope * a)
 
 
-def _conv3(x: Any, w: Any, xp: Any) -> Any:
-    """A 3 x 3 convolution of cells ``x [..., H, W, in]`` with ``w [3, 3, in, out]``, zero beyond the edges."""
-    if xp is not np:  # JAX: XLA's convolution, three times as fast on a CPU as the sum below
+def _conv3(x: Any, w: Any, xp: Any, learning: bool = False) -> Any:
+    """A 3 x 3 convolution of cells ``x [..., H, W, in]`` with ``w [3, 3, in, out]``, zero beyond the edges.
+
+    In JAX, XLA's convolution (on a CPU three times as fast as the sum of
+    nine shifted matrix products below, which NumPy uses), except where it
+    is ``learning`` on a CPU: there XLA's gradient of a convolution inside a
+    loop (the training step's ``lax.scan``) runs some 25 times slower than
+    outside one, and the sum's gradient does not (docs/performance.md,
+    "Convolutions' gradients on a CPU")."""
+    if xp is not np and not (learning and _on_cpu()):
         import jax
 
         cells = x.reshape((-1,) + x.shape[-3:])
@@ -190,6 +197,12 @@ def _conv3(x: Any, w: Any, xp: Any) -> Any:
     height, width = x.shape[-3], x.shape[-2]
     padded = xp.pad(x, [(0, 0)] * (x.ndim - 3) + [(1, 1), (1, 1), (0, 0)])
     return sum(padded[..., dy:dy + height, dx:dx + width, :] @ w[dy, dx] for dy in range(3) for dx in range(3))
+
+
+def _on_cpu() -> bool:
+    import jax
+
+    return jax.default_backend() == "cpu"
 
 
 def _max_over_cells(x: Any, xp: Any) -> Any:
@@ -204,18 +217,19 @@ def _max_over_cells(x: Any, xp: Any) -> Any:
     return xp.take_along_axis(flat, first[..., None, :], axis=-2)[..., 0, :]
 
 
-def _board_trunk(params: dict[str, Any], observation: Any, xp: Any, board: dict[str, int]) -> tuple[Any, Any]:
+def _board_trunk(params: dict[str, Any], observation: Any, xp: Any, board: dict[str, int],
+                 learning: bool = False) -> tuple[Any, Any]:
     """:func:`_trunk` for a board network: the logits, and the pooled features the value head reads."""
     planes, height, width = board["planes"], board["height"], board["width"]
     cells = planes * height * width
     batch = observation.shape[:-1]
     x = xp.moveaxis(observation[..., :cells].reshape(batch + (planes, height, width)), -3, -1)
     context = observation[..., cells:] @ params["globals/w"] + params["globals/b"]
-    x = _act(_conv3(x, params["in/w"], xp) + params["in/b"] + context[..., None, None, :], params, "in", xp)
+    x = _act(_conv3(x, params["in/w"], xp, learning) + params["in/b"] + context[..., None, None, :], params, "in", xp)
     for i in range(blocks_of(params)):
         h = _norm(x, params[f"block{i}/norm/scale"], params[f"block{i}/norm/bias"], xp)
-        h = _act(_conv3(h, params[f"block{i}/w1"], xp) + params[f"block{i}/b1"], params, f"block{i}", xp)
-        x = x + _conv3(h, params[f"block{i}/w2"], xp) + params[f"block{i}/b2"]
+        h = _act(_conv3(h, params[f"block{i}/w1"], xp, learning) + params[f"block{i}/b1"], params, f"block{i}", xp)
+        x = x + _conv3(h, params[f"block{i}/w2"], xp, learning) + params[f"block{i}/b2"]
     x = _act(_norm(x, params["out/norm/scale"], params["out/norm/bias"], xp), params, "out", xp)
     placed = (x @ params["policy/w"] + params["policy/b"]).reshape(batch + (-1,))
     pooled = xp.concatenate([x.mean(axis=(-3, -2)), _max_over_cells(x, xp)], axis=-1)
@@ -229,12 +243,14 @@ def _value_head(params: dict[str, Any], x: Any, xp: Any) -> Any:
     return value[..., 0] if value.shape[-1] == 1 else value
 
 
-def forward(params: dict[str, Any], observation: Any, xp: Any, board: dict[str, int] | None = None) -> tuple[Any, Any]:
+def forward(params: dict[str, Any], observation: Any, xp: Any, board: dict[str, int] | None = None,
+            learning: bool = False) -> tuple[Any, Any]:
     """Logits ``[..., actions]`` and values ``[...]`` (two seats) or
     ``[..., seats]`` for observations ``[..., observation_size]``, computed
     with the array module ``xp``; ``board``: the game's board layout, for a
-    network made by :func:`init_board_params`."""
-    logits, features = _trunk(params, observation, xp, board)
+    network made by :func:`init_board_params`; ``learning``: JAX will take
+    the gradient (the same outputs, computed the way whose gradient is faster)."""
+    logits, features = _trunk(params, observation, xp, board, learning)
     return logits, _value_head(params, features, xp)
 
 
@@ -247,10 +263,11 @@ def value_inputs(params: dict[str, Any], observation: Any, board: dict[str, int]
     return features @ params["value/w1"] + params["value/b1"]
 
 
-def _trunk(params: dict[str, Any], observation: Any, xp: Any, board: dict[str, int] | None) -> tuple[Any, Any]:
+def _trunk(params: dict[str, Any], observation: Any, xp: Any, board: dict[str, int] | None,
+           learning: bool = False) -> tuple[Any, Any]:
     """The logits, and the features the value head reads."""
     if board is not None:
-        return _board_trunk(params, observation, xp, board)
+        return _board_trunk(params, observation, xp, board, learning)
     x = _act(observation @ params["in/w"] + params["in/b"], params, "in", xp)
     for i in range(blocks_of(params)):
         h = _norm(x, params[f"block{i}/norm/scale"], params[f"block{i}/norm/bias"], xp)

@@ -192,7 +192,7 @@ def make_functions(env: Any, simulations: int, considered: int, optimiser: Any, 
 
     def loss(params: Any, batch: Any) -> tuple[Any, Any]:
         observation, legal, policy, target = batch
-        logits, value = forward(params, observation, jnp, board)
+        logits, value = forward(params, observation, jnp, board, learning=True)
         if slots:  # the policy is over the candidates whose ids ``legal`` holds
             logits, legal = at_slots(logits, legal), legal >= 0
         logits = masked(logits, legal, jnp)
