@@ -99,6 +99,47 @@ def test_a_board_network_in_numpy_is_the_one_jax_trains_and_scores_every_placeme
     assert len(moved) and np.abs(moved - [20, 30]).max() <= 1 + 2 * blocks_of(params)  # 3 x 3 convolutions
 
 
+def test_a_tuileries_board_network_reads_each_tiles_logit_at_the_square_it_would_take():
+    """Tuileries' action ids run tile by tile (a tile's 64 squares together):
+    a tile placed on d4 moves the logits of placements on d4 and the squares
+    around it, for every tile, and of no square further away."""
+    game = tileworks.load_game("tuileries")
+    board = game.board_layout()
+    network = Network.untrained(game, hidden=8, seed=1)
+    params = {k: v + np.random.default_rng(4).normal(0, 0.1, v.shape).astype(np.float32)
+              for k, v in network.params.items()}
+    observation = np.zeros((2, game.observation_tensor_size()), np.float32)
+    d4 = 3 * 8 + 3  # row 4, column d
+    observation[1, [d4, 4 * 64 + d4, 8 * 64 + d4]] = 1.0  # a tile of the first colour, value and sign on d4
+    logits, value = forward(params, observation, np, board)
+    jax_logits, jax_value = jax.jit(lambda p, o: forward(p, o, jnp, board))(jax.tree.map(jnp.asarray, params),
+                                                                           observation)
+    assert np.allclose(logits, np.asarray(jax_logits), atol=1e-4) and np.allclose(value, np.asarray(jax_value), atol=1e-5)
+    by_tile = (logits[1] - logits[0]).reshape(64, 8, 8)  # [tile, row, column]
+    moved = np.argwhere(np.abs(by_tile).max(axis=0) > 1e-6)
+    assert len(moved) and np.abs(moved - [3, 3]).max() <= 1 + 2 * blocks_of(params)
+    assert (np.abs(by_tile[:, 3, 3]) > 1e-6).all()  # every tile's placement on d4 itself
+
+
+def test_a_run_keeps_the_kind_of_network_it_was_started_with(tmp_path):
+    """A game with a board layout trains a board network; a run saved
+    before the kind was a setting resumes with the kind its checkpoint holds."""
+    flat = Trainer(TrainConfig("tuileries", network="flat", iterations=1, **TINY), tmp_path / "old")
+    assert flat.board is None and "globals/w" not in flat.params
+    flat.checkpoint()
+    saved = json.loads((tmp_path / "old" / "config.json").read_text())
+    del saved["network"]
+    (tmp_path / "old" / "config.json").write_text(json.dumps(saved))
+    resumed = Trainer(TrainConfig("tuileries", iterations=2, **{**TINY, "hidden": None}), tmp_path / "old")
+    assert resumed.config.network == "flat" and resumed.config.hidden == 32 and "globals/w" not in resumed.params
+    fresh = Trainer(TrainConfig("tuileries", iterations=1, **{**TINY, "hidden": None}), tmp_path / "new")
+    assert fresh.config.network == "board" and fresh.board == tileworks.load_game("tuileries").board_layout()
+    with pytest.raises(ValueError, match="dominoes has no board layout for a board network; train a flat one"):
+        TrainConfig("dominoes", network="board")
+    with pytest.raises(ValueError, match="network must be 'board' or 'flat', not 'deep'"):
+        TrainConfig("dominoes", network="deep")
+
+
 def test_a_board_network_learns_from_the_same_gradient_whichever_way_it_convolves():
     """Training on a CPU convolves by nine shifted matrix products (XLA's
     convolution's gradient is slow inside a loop); play uses XLA's
@@ -385,7 +426,7 @@ def test_a_shipped_network_is_small_says_how_it_was_made_and_plays_legal_moves(g
                for row in about["measured"])
     loaded = tileworks.load_game(game, **about["options"])
     network = Network.load(path)
-    assert network.board == loaded.board_layout()
+    assert network.board in (None, loaded.board_layout())  # a flat network reads the observation whole
     assert network.sizes()[:2] == (loaded.observation_tensor_size(), loaded.num_distinct_actions())
     for spec in ("net", "alpha:iterations=30"):
         agents = [make(spec, seed=1)] + [make("random", seed=2 + seat) for seat in range(1, loaded.num_players())]

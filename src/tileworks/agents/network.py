@@ -26,6 +26,7 @@ that its size does not grow with the board's::
     x = x + conv3(act(conv3(norm(x), W1) + b1), W2) + b2   (for each block)
     x = act(norm(x));  pooled = [mean of x over the cells, max of x over the cells]
     logits = [x @ W_policy + b_policy for each cell, pooled @ W_extra + b_extra]
+                (or channel by channel, where the layout's "order" says so)
     value = tanh(W_v2 act(W_v1 pooled + b_v1) + b_v2)
 
 (``conv3``: a 3 x 3 convolution over the cells, zero beyond the board.)
@@ -231,7 +232,10 @@ def _board_trunk(params: dict[str, Any], observation: Any, xp: Any, board: dict[
         h = _act(_conv3(h, params[f"block{i}/w1"], xp, learning) + params[f"block{i}/b1"], params, f"block{i}", xp)
         x = x + _conv3(h, params[f"block{i}/w2"], xp, learning) + params[f"block{i}/b2"]
     x = _act(_norm(x, params["out/norm/scale"], params["out/norm/bias"], xp), params, "out", xp)
-    placed = (x @ params["policy/w"] + params["policy/b"]).reshape(batch + (-1,))
+    placed = x @ params["policy/w"] + params["policy/b"]  # [..., H, W, C]
+    if board.get("order") == "channel":  # action ids channel by channel (Game.board_layout)
+        placed = xp.moveaxis(placed, -1, -3)
+    placed = placed.reshape(batch + (-1,))
     pooled = xp.concatenate([x.mean(axis=(-3, -2)), _max_over_cells(x, xp)], axis=-1)
     logits = xp.concatenate([placed, pooled @ params["extra/w"] + params["extra/b"]], axis=-1)
     return logits, pooled

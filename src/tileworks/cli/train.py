@@ -24,6 +24,7 @@ def train(
     games: Annotated[int, typer.Option(help=_("self-play games played side by side"))] = 128,
     steps: Annotated[int, typer.Option(help=_("decisions each game plays per iteration"))] = 32,
     simulations: Annotated[int, typer.Option(help=_("simulations of the Gumbel search at each decision"))] = 16,
+    network: Annotated[Optional[str], typer.Option(help=_("kind of network: board (convolutions, the default where the game has a board layout) or flat"))] = None,
     hidden: Annotated[Optional[int], typer.Option(help=_("width of the network (default 256; 32 channels a cell for a board network)"))] = None,
     slots: Annotated[Optional[int], typer.Option(help=_("candidate actions a search node keeps (default: all, or the likeliest 512 where a game has over 4,096 action ids)"))] = None,
     blocks: Annotated[int, typer.Option(help=_("residual blocks of the network"))] = 2,
@@ -49,7 +50,7 @@ def train(
 
     try:
         config = TrainConfig(game, parse_options(game, option or []), seed=seed, games=games, steps=steps,
-                             simulations=simulations, considered=min(16, simulations), hidden=hidden, slots=slots, blocks=blocks,
+                             simulations=simulations, considered=min(16, simulations), network=network, hidden=hidden, slots=slots, blocks=blocks,
                              learning_rate=learning_rate, batch=min(batch, games * steps), iterations=iterations,
                              checkpoint_every=checkpoint_every, eval_every=eval_every, eval_games=eval_games,
                              opponents=tuple(split_specs(opponents)))

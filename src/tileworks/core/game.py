@@ -82,7 +82,9 @@ class Game(ABC):
         (plane by plane, each row by row; the rest holds whatever is not on
         the board), and that the actions start with ``C`` for each of those
         cells (cell by cell: cell ``i``'s are ``i * C .. i * C + C - 1``; any
-        actions after them are not tied to a cell)."""
+        actions after them are not tied to a cell). With ``"order":
+        "channel"`` they run channel by channel instead: channel ``c`` of
+        cell ``i`` is action ``c * H * W + i`` (Tuileries: a tile on a square)."""
         return None
 
     def options(self) -> dict[str, Any]:

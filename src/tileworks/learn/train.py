@@ -64,8 +64,11 @@ class TrainConfig:
     #: :mod:`tileworks.learn.selfplay`); by default 0 up to
     #: :data:`DENSE_ACTIONS` action ids, else :data:`SLOTS`
     slots: int | None = None
-    #: the network: its width (a board network's channels a cell; by
-    #: default 256, or 32 for a game with a board layout) and residual blocks
+    #: the network: "board" (convolutions over the game's board layout,
+    #: ``Game.board_layout``; the default where the game has one) or "flat"
+    #: (the whole observation at once), its width (a board network's
+    #: channels a cell; by default 256, or 32 for a board network) and residual blocks
+    network: str | None = None
     hidden: int | None = None
     blocks: int = 2
     #: the network's units: "prelu" (every new run), or "relu" (runs started
@@ -97,8 +100,14 @@ class TrainConfig:
             self.slots = 0 if game.num_distinct_actions() <= DENSE_ACTIONS else SLOTS
         if self.stagger is None:
             self.stagger = 2 * self.steps
+        if self.network is None:
+            self.network = "flat" if game.board_layout() is None else "board"
+        if self.network not in ("board", "flat"):
+            raise ValueError(f"network must be 'board' or 'flat', not {self.network!r}")
+        if self.network == "board" and game.board_layout() is None:
+            raise ValueError(f"{self.game} has no board layout for a board network; train a flat one")
         if self.hidden is None:
-            self.hidden = 256 if game.board_layout() is None else 32
+            self.hidden = DEFAULT_HIDDEN[self.network]
         for name in ("slots", "stagger"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be at least 0, not {getattr(self, name)}")
@@ -117,9 +126,13 @@ class TrainConfig:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "TrainConfig":
-        # a run saved without "units" was started before PReLUs: its network has plain ReLUs
+        # a run saved without "units" was started before PReLUs: its network has plain ReLUs (one
+        # saved without "network": the Trainer looks in its checkpoint)
         return cls(**{"units": "relu", **data, "opponents": tuple(data["opponents"])})
 
+
+#: a network's width by default: units a layer (flat), channels a cell (board)
+DEFAULT_HIDDEN = {"flat": 256, "board": 32}
 
 #: the most action ids a search keeps a statistic for by default; beyond, :data:`SLOTS` candidates
 DENSE_ACTIONS = 4096
@@ -150,7 +163,7 @@ class Progress:
 
 
 @lru_cache(maxsize=8)
-def compiled_for(game: str, options: tuple[tuple[str, Any], ...], simulations: int, considered: int,
+def compiled_for(game: str, options: tuple[tuple[str, Any], ...], network: str, simulations: int, considered: int,
                  learning_rate: float, weight_decay: float, value_weight: float, slots: int) -> tuple[Any, ...]:
     """A run's environment, board layout, optimiser and jitted functions
     (``make_functions``, and the games' batched ``init``), made once a
@@ -158,7 +171,7 @@ def compiled_for(game: str, options: tuple[tuple[str, Any], ...], simulations: i
     resumed run, an evaluation's, a test's several) traces and compiles
     nothing anew."""
     env = tileworks.jax.make(game, **dict(options))
-    board = tileworks.load_game(game, **dict(options)).board_layout()
+    board = tileworks.load_game(game, **dict(options)).board_layout() if network == "board" else None
     optimiser = optax.adamw(learning_rate, weight_decay=weight_decay)
     play, learn, value_targets = make_functions(env, simulations, considered, optimiser, value_weight, slots, board)
     return env, board, optimiser, play, learn, value_targets, jax.jit(jax.vmap(env.init))
@@ -175,18 +188,34 @@ class Trainer:
         saved = self.out / "config.json"
         self.before: TrainConfig | None = None
         if saved.exists():
-            self.before = TrainConfig.from_json(json.loads(saved.read_text(encoding="utf-8")))
-            config.units = self.before.units  # the checkpoint's network has the units it was made with
+            raw = json.loads(saved.read_text(encoding="utf-8"))
+            self.before = TrainConfig.from_json(raw)
+            if "network" not in raw:  # saved before the kind of network was a setting
+                self.before.network = self._network_in_checkpoint() or self.before.network
+            # the checkpoint's network has the units and the kind it was made with (and a width
+            # left to the default of another kind is the run's own)
+            if config.network != self.before.network and config.hidden == DEFAULT_HIDDEN[config.network]:
+                config.hidden = self.before.hidden
+            config.units, config.network = self.before.units, self.before.network
             changed = config.differs_from(self.before)
             if changed:
                 raise ValueError(f"{self.out} holds a run with other settings ({', '.join(changed)}); "
                                  "resume it with the same ones, or train into a new folder")
         saved.write_text(json.dumps(asdict(config), indent=1) + "\n", encoding="utf-8")
         (self.env, self.board, self.optimiser, self.play, self.learn, self.value_targets,
-         self._init_games) = compiled_for(config.game, tuple(sorted(config.options.items())), config.simulations,
-                                          config.considered, config.learning_rate, config.weight_decay,
-                                          config.value_weight, config.slots)
+         self._init_games) = compiled_for(config.game, tuple(sorted(config.options.items())), config.network,
+                                          config.simulations, config.considered, config.learning_rate,
+                                          config.weight_decay, config.value_weight, config.slots)
         self._start()
+
+    def _network_in_checkpoint(self) -> str | None:
+        """The kind of network a run saved before ``network`` was a setting
+        holds: "board" where its checkpoint has a board network's arrays."""
+        checkpoint = self.out / "checkpoint.npz"
+        if not checkpoint.exists():
+            return None
+        with np.load(checkpoint) as arrays:
+            return "board" if any("globals/w" in name for name in arrays.files) else "flat"
 
     # -- state ---------------------------------------------------------------------------------
     def _start(self) -> None:

@@ -57,6 +57,18 @@ class TuileriesGame(Game):
     def max_chance_outcomes(self) -> int:
         return TILES
 
+    def board_layout(self) -> dict[str, Any]:
+        """The observation's first 13 planes (a placed tile's colour, value
+        and sign, and the circle squares) are the 8 x 8 squares, and a
+        placement's action id is its tile's number times 64 plus its square,
+        so a board network reads each tile's logit at the square it would take.
+
+        >>> import tileworks
+        >>> tileworks.load_game("tuileries").board_layout()
+        {'planes': 13, 'height': 8, 'width': 8, 'channels': 64, 'order': 'channel'}
+        """
+        return {"planes": 13, "height": 8, "width": 8, "channels": TILES, "order": "channel"}
+
     def max_game_length(self) -> int:
         return TILES  # every decision places a tile
 
