@@ -17,16 +17,14 @@ asserts nothing.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 
 import numpy as np
 
 import tileworks
-from tileworks.agents import make
 from tileworks.agents.learned import shipped_network
 from tileworks.agents.network import Network, value_inputs
-from tileworks.core import sample_chance
+from tileworks.learn.imitate import teacher_games
 
 
 def positions(game, agent: str, games: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -34,23 +32,12 @@ def positions(game, agent: str, games: int) -> tuple[np.ndarray, np.ndarray, np.
     mover's observation, its result (1 a win, -1 a loss), its points less
     its best rival's, and how far into its game the decision was (0 to 1)."""
     observations, results, leads, stages = [], [], [], []
-    for number in range(games):
-        agents = [make(agent, seed=number * 10 + seat, reproducible=True) for seat in range(game.num_players())]
-        rng, state, seen = random.Random(number), game.new_initial_state(), []
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(sample_chance(state, rng))
-                continue
-            mover = state.current_player()
-            points = state.scores()
-            best = max(p for seat, p in enumerate(points) if seat != mover)
-            seen.append((state.observation_tensor(mover), mover, points[mover] - best))
-            state.apply_action(agents[mover].step(state))
-        returns = state.returns()
-        for index, (observation, mover, lead) in enumerate(seen):
-            observations.append(observation)
-            results.append(2.0 * returns[mover] - 1.0)
-            leads.append(lead)
+    for seen, game_results in teacher_games(game, agent, games):
+        for index, (state, _action) in enumerate(seen):
+            mover, points = state.current_player(), state.scores()
+            observations.append(state.observation_tensor(mover))
+            results.append(game_results[mover])
+            leads.append(points[mover] - max(p for seat, p in enumerate(points) if seat != mover))
             stages.append(index / len(seen))
     return (np.asarray(observations, np.float32), np.asarray(results), np.asarray(leads, float),
             np.asarray(stages))

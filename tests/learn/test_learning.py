@@ -17,7 +17,7 @@ import pytest
 import tileworks
 from tileworks.agents import make
 from tileworks.agents.learned import AlphaAgent, NetAgent, networks_of
-from tileworks.agents.network import Network, _act, blocks_of, forward, init_params
+from tileworks.agents.network import Network, _act, forward, init_params
 from tileworks.core import sample_chance
 from tileworks.core.registry import registered_games
 from tileworks.learn.evaluate import evaluate_against
@@ -76,68 +76,53 @@ def test_a_run_keeps_the_units_it_was_started_with(tmp_path):
         TrainConfig("dominoes", units="tanh")
 
 
+def placement_logits(game, placed):
+    """A small board network of ``game`` (every weight nudged from its
+    start) asked about an empty board and about one with the observation
+    entries ``placed`` set: its logits on each, once NumPy's outputs are
+    checked to be JAX's."""
+    board = game.board_layout()
+    network = Network.untrained(game, hidden=8, seed=1)
+    params = {k: v + np.random.default_rng(4).normal(0, 0.1, v.shape).astype(np.float32)
+              for k, v in network.params.items()}
+    observation = np.zeros((2, game.observation_tensor_size()), np.float32)
+    observation[1, placed] = 1.0
+    logits, value = forward(params, observation, np, board)
+    jax_logits, jax_value = jax.jit(lambda p, o: forward(p, o, jnp, board))(jax.tree.map(jnp.asarray, params),
+                                                                           observation)
+    assert logits.shape == (2, game.num_distinct_actions()) and value.shape == (2,)
+    assert np.allclose(logits, np.asarray(jax_logits), atol=1e-4) and np.allclose(value, np.asarray(jax_value), atol=1e-5)
+    return logits[0], logits[1]
+
+
+#: how far a placed tile's effect reaches: a cell a 3 x 3 convolution, the
+#: network's in layer and two a block (Network.untrained has one)
+REACH = 1 + 2 * 1
+
+
 def test_a_board_network_in_numpy_is_the_one_jax_trains_and_scores_every_placement():
     """Tiles' board network: the NumPy and JAX outputs agree, and a placement
     action's logit is read at its cell (a tile placed on the board moves
     the logits of the cells around it, and no others)."""
     game = tileworks.load_game("tiles")
     board = game.board_layout()
-    network = Network.untrained(game, hidden=8, seed=1)
-    params = {k: v + np.random.default_rng(4).normal(0, 0.1, v.shape).astype(np.float32)
-              for k, v in network.params.items()}
-    observation = np.zeros((2, game.observation_tensor_size()), np.float32)
+    empty, placed = placement_logits(game, [20 * board["width"] + 30])  # side N, first colour, row 20, column 30
     cells = board["height"] * board["width"]
-    observation[1, 20 * board["width"] + 30] = 1.0  # side N, first colour, at row 20, column 30
-    logits, value = forward(params, observation, np, board)
-    jax_logits, jax_value = jax.jit(lambda p, o: forward(p, o, jnp, board))(jax.tree.map(jnp.asarray, params),
-                                                                           observation)
-    assert logits.shape == (2, game.num_distinct_actions()) and value.shape == (2,)
-    assert np.allclose(logits, np.asarray(jax_logits), atol=1e-4) and np.allclose(value, np.asarray(jax_value), atol=1e-5)
-    per_cell = (logits[1, :cells * board["channels"]] - logits[0, :cells * board["channels"]]).reshape(
-        board["height"], board["width"], board["channels"])
+    per_cell = (placed - empty)[:cells * board["channels"]].reshape(board["height"], board["width"], board["channels"])
     moved = np.argwhere(np.abs(per_cell).max(axis=2) > 1e-6)
-    assert len(moved) and np.abs(moved - [20, 30]).max() <= 1 + 2 * blocks_of(params)  # 3 x 3 convolutions
+    assert len(moved) and np.abs(moved - [20, 30]).max() <= REACH
 
 
 def test_a_tuileries_board_network_reads_each_tiles_logit_at_the_square_it_would_take():
     """Tuileries' action ids run tile by tile (a tile's 64 squares together):
     a tile placed on d4 moves the logits of placements on d4 and the squares
     around it, for every tile, and of no square further away."""
-    game = tileworks.load_game("tuileries")
-    board = game.board_layout()
-    network = Network.untrained(game, hidden=8, seed=1)
-    params = {k: v + np.random.default_rng(4).normal(0, 0.1, v.shape).astype(np.float32)
-              for k, v in network.params.items()}
-    observation = np.zeros((2, game.observation_tensor_size()), np.float32)
     d4 = 3 * 8 + 3  # row 4, column d
-    observation[1, [d4, 4 * 64 + d4, 8 * 64 + d4]] = 1.0  # a tile of the first colour, value and sign on d4
-    logits, value = forward(params, observation, np, board)
-    jax_logits, jax_value = jax.jit(lambda p, o: forward(p, o, jnp, board))(jax.tree.map(jnp.asarray, params),
-                                                                           observation)
-    assert np.allclose(logits, np.asarray(jax_logits), atol=1e-4) and np.allclose(value, np.asarray(jax_value), atol=1e-5)
-    by_tile = (logits[1] - logits[0]).reshape(64, 8, 8)  # [tile, row, column]
+    empty, placed = placement_logits(tileworks.load_game("tuileries"), [d4, 4 * 64 + d4, 8 * 64 + d4])
+    by_tile = (placed - empty).reshape(64, 8, 8)  # a tile of the first colour, value and sign on d4
     moved = np.argwhere(np.abs(by_tile).max(axis=0) > 1e-6)
-    assert len(moved) and np.abs(moved - [3, 3]).max() <= 1 + 2 * blocks_of(params)
+    assert len(moved) and np.abs(moved - [3, 3]).max() <= REACH
     assert (np.abs(by_tile[:, 3, 3]) > 1e-6).all()  # every tile's placement on d4 itself
-
-
-def test_a_run_keeps_the_kind_of_network_it_was_started_with(tmp_path):
-    """A game with a board layout trains a board network; a run saved
-    before the kind was a setting resumes with the kind its checkpoint holds."""
-    flat = Trainer(TrainConfig("tuileries", network="flat", iterations=1, **TINY), tmp_path / "old")
-    assert flat.board is None and "globals/w" not in flat.params
-    flat.checkpoint()
-    saved = json.loads((tmp_path / "old" / "config.json").read_text())
-    del saved["network"]
-    (tmp_path / "old" / "config.json").write_text(json.dumps(saved))
-    resumed = Trainer(TrainConfig("tuileries", iterations=2, **{**TINY, "hidden": None}), tmp_path / "old")
-    assert resumed.config.network == "flat" and resumed.config.hidden == 32 and "globals/w" not in resumed.params
-    fresh = Trainer(TrainConfig("tuileries", iterations=1, **{**TINY, "hidden": None}), tmp_path / "new")
-    assert fresh.config.network == "board" and fresh.board == tileworks.load_game("tuileries").board_layout()
-    with pytest.raises(ValueError, match="dominoes has no board layout for a board network; train a flat one"):
-        TrainConfig("dominoes", network="board")
-    with pytest.raises(ValueError, match="network must be 'board' or 'flat', not 'deep'"):
-        TrainConfig("dominoes", network="deep")
 
 
 def test_a_board_network_learns_from_the_same_gradient_whichever_way_it_convolves():
@@ -200,6 +185,11 @@ def loss_on(params, positions, board=None):
     """The training loss (policy cross-entropy plus value squared error) of
     ``params`` on ``positions`` (observations, legal masks or the search's
     candidate ids, policy and value targets), computed in NumPy."""
+    return sum(loss_parts_on(params, positions, board))
+
+
+def loss_parts_on(params, positions, board=None):
+    """:func:`loss_on`'s policy cross-entropy and value squared error."""
     observation, legal, policy, target = (np.asarray(a) for a in positions)
     logits, values = forward(jax.device_get(params), observation, np, board)
     if legal.dtype != bool:  # slots: the policy is over the candidates
@@ -208,7 +198,7 @@ def loss_on(params, positions, board=None):
     logits = logits - logits.max(axis=1, keepdims=True)
     log_probabilities = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
     cross_entropy = -(policy * np.where(legal, log_probabilities, 0.0)).sum(axis=1).mean()
-    return float(cross_entropy + ((values - target) ** 2).mean())
+    return float(cross_entropy), float(((values - target) ** 2).mean())
 
 
 @pytest.mark.parametrize("game, options, sizes, beats_random", TINY_RUNS, ids=[run[0] for run in TINY_RUNS])
@@ -229,6 +219,39 @@ def test_a_tiny_training_run_lowers_its_loss_and_learns(game, options, sizes, be
     if beats_random:  # clearly: the 95% interval of its score over 200 games lies above a half
         result = evaluate_against(tileworks.load_game(game, **options), network, "random", games=200, seed=1)
         assert result.low > 0.5, f"{game}: {result}"
+
+
+def test_a_run_started_by_imitation_learns_its_teachers_choices_once(tmp_path):
+    """``--imitate greedy``: before self-play the network learns greedy's
+    choices (and the games' results), so on fresh games between greedy
+    players it foresees greedy's choices better than an untrained network
+    (Block Dominoes' results are mostly the deal's); the start is
+    checkpointed, and the resumed run goes on with self-play without
+    imitating again."""
+    from tileworks.learn.imitate import Positions
+
+    def config(iterations):
+        return TrainConfig("dominoes", imitate="greedy", imitate_games=80, imitate_epochs=4, iterations=iterations,
+                           checkpoint_every=1, **{**TINY, "hidden": 64})
+
+    trainer = Trainer(config(1), tmp_path)
+    untrained = trainer.params
+    trainer.imitate()
+    trainer.checkpoint()
+    game = tileworks.load_game("dominoes")
+    fresh = Positions.of(game, "greedy", games=30, seed=7)
+    held_out = fresh.arrays(np.arange(len(fresh)), game.num_distinct_actions(), slots=0)
+    assert loss_parts_on(trainer.params, held_out)[0] < 0.8 * loss_parts_on(untrained, held_out)[0]  # 0.30 against 0.45
+    resumed = Trainer(config(2), tmp_path)
+    assert resumed.imitated and resumed.iteration == 0
+    resumed.run()
+    lines = [json.loads(line) for line in (tmp_path / "metrics.jsonl").read_text().splitlines()]
+    assert [line["iteration"] for line in lines] == [0, 1, 2] and "imitation" in lines[0]
+    about = resumed.network().about
+    assert about["method"].startswith("imitation of greedy (80 games), then") and about["imitation"]["games"] == 80
+    assert "started by imitation of greedy" in (tmp_path / "report.md").read_text()
+    with pytest.raises(ValueError, match="unknown agent 'nobody'"):
+        TrainConfig("dominoes", imitate="nobody")
 
 
 def test_a_new_runs_games_start_at_staggered_stages(tmp_path):

@@ -30,6 +30,9 @@ def train(
     blocks: Annotated[int, typer.Option(help=_("residual blocks of the network"))] = 2,
     learning_rate: Annotated[float, typer.Option(help=_("Adam's learning rate"))] = 1e-3,
     batch: Annotated[int, typer.Option(help=_("positions per optimiser step"))] = 512,
+    imitate: Annotated[str, typer.Option(help=_("start a new run by learning this agent's choices (e.g. greedy) before self-play"))] = "",
+    imitate_games: Annotated[int, typer.Option(help=_("games between copies of the imitated agent"))] = 1000,
+    imitate_epochs: Annotated[int, typer.Option(help=_("passes over the imitated agent's decisions"))] = 12,
     checkpoint_every: Annotated[int, typer.Option(help=_("iterations between checkpoints"))] = 5,
     eval_every: Annotated[int, typer.Option(help=_("iterations between evaluations"))] = 10,
     eval_games: Annotated[int, typer.Option(help=_("games against each opponent at each evaluation"))] = 20,
@@ -52,6 +55,7 @@ def train(
         config = TrainConfig(game, parse_options(game, option or []), seed=seed, games=games, steps=steps,
                              simulations=simulations, considered=min(16, simulations), network=network, hidden=hidden, slots=slots, blocks=blocks,
                              learning_rate=learning_rate, batch=min(batch, games * steps), iterations=iterations,
+                             imitate=imitate, imitate_games=imitate_games, imitate_epochs=imitate_epochs,
                              checkpoint_every=checkpoint_every, eval_every=eval_every, eval_games=eval_games,
                              opponents=tuple(split_specs(opponents)))
         trainer = Trainer(config, out, command=shlex.join(["tileworks"] + sys.argv[1:]))

@@ -29,6 +29,11 @@ def read_sittings(out: Path) -> list[dict[str, Any]]:
     return [row for row in _rows(out) if "settings" in row]
 
 
+def read_imitation(out: Path) -> dict[str, Any] | None:
+    """How the run's start by imitation went, if it had one (``tileworks.learn.imitate``)."""
+    return next((row["imitation"] for row in _rows(out) if "imitation" in row), None)
+
+
 def write_report(out: str | Path) -> Path:
     """Draw the curves and write the summary; the figure's path."""
     import matplotlib
@@ -73,6 +78,9 @@ def write_report(out: str | Path) -> Path:
              f"{last.get('decisions', 0):,}; games finished: {last.get('games', 0):,}; "
              f"training time: {last.get('seconds', 0.0) / 60:.1f} min",
              f"- settings: {json.dumps(config, sort_keys=True)}",
+             *(f"- started by imitation of {row['teacher']}: {row['decisions']:,} decisions of {row['games']:,} "
+               f"games, {row['epochs']} passes, last policy loss {row['policy_loss']:.3f}, value loss "
+               f"{row['value_loss']:.3f} ({row['seconds'] / 60:.1f} min)" for row in [read_imitation(out)] if row),
              *(f"- from iteration {row['iteration']} on {row['device']}: {row['settings']['games']} games side by "
                f"side, {row['settings']['steps']} decisions each an iteration (were {row['were']['games']} and "
                f"{row['were']['steps']})" for row in read_sittings(out)),

@@ -39,7 +39,7 @@ import tileworks
 import tileworks.jax
 from tileworks.agents.network import Network, init_board_params, init_params
 from tileworks.learn.evaluate import evaluate_against
-from tileworks.learn.report import read_sittings
+from tileworks.learn.report import read_imitation, read_sittings
 from tileworks.learn.selfplay import make_functions, staggered
 
 
@@ -87,6 +87,12 @@ class TrainConfig:
     eval_every: int = 10
     eval_games: int = 20
     opponents: tuple[str, ...] = ("random", "greedy")
+    #: a new run's start by imitation (:mod:`tileworks.learn.imitate`): before
+    #: self-play, the network learns ``imitate``'s choices (an agent spec; "" for
+    #: none) in ``imitate_games`` games between copies of it, ``imitate_epochs`` passes
+    imitate: str = ""
+    imitate_games: int = 1000
+    imitate_epochs: int = 12
     #: a new run's games each start this many random moves at most into a game
     #: (:func:`~tileworks.learn.selfplay.staggered`), so that they do not all
     #: reach the same stage at once; by default twice ``steps``
@@ -117,6 +123,13 @@ class TrainConfig:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
         if self.eval_games < 0:
             raise ValueError("eval_games must be at least 0")
+        if self.imitate:
+            from tileworks.agents import make
+
+            make(self.imitate)  # an unknown agent is refused here, before anything is made
+            for name in ("imitate_games", "imitate_epochs"):
+                if getattr(self, name) < 1:
+                    raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
         if self.units not in ("prelu", "relu"):
             raise ValueError(f"units must be 'prelu' or 'relu', not {self.units!r}")
 
@@ -236,6 +249,8 @@ class Trainer:
         self.key = key
         self.iteration = self.decisions = self.finished = 0
         self.seconds = 0.0
+        #: whether the run's start by imitation (if it has one) is done
+        self.imitated = False
         checkpoint = self.out / "checkpoint.npz"
         if checkpoint.exists():
             self._restore(checkpoint)
@@ -282,6 +297,7 @@ class Trainer:
         arrays = {jax.tree_util.keystr(path): np.asarray(leaf) for path, leaf in leaves}
         arrays["__progress__"] = np.asarray([self.iteration, self.decisions, self.finished], dtype=np.int64)
         arrays["__seconds__"] = np.asarray(self.seconds)
+        arrays["__imitated__"] = np.asarray(self.imitated)
         path = self.out / "checkpoint.npz"
         partial = self.out / "checkpoint.partial.npz"
         with open(partial, "wb") as handle:
@@ -299,20 +315,22 @@ class Trainer:
             restored = [jnp.asarray(arrays[jax.tree_util.keystr(p)], dtype=leaf.dtype) for p, leaf in paths]
             self.iteration, self.decisions, self.finished = (int(v) for v in arrays["__progress__"])
             self.seconds = float(arrays["__seconds__"])
+            self.imitated = bool(arrays["__imitated__"]) if "__imitated__" in arrays.files else False
         everything = jax.tree_util.tree_unflatten(structure, restored)
         self.params, self.opt_state, self.games, self.key = (everything[k] for k in ("params", "opt_state", "games", "key"))
         # the metrics of iterations after the checkpoint were never kept: forget their lines
         metrics = self.out / "metrics.jsonl"
         if metrics.exists():
             kept = [line for line in metrics.read_text(encoding="utf-8").splitlines()
-                    if line and json.loads(line)["iteration"] <= self.iteration]
+                    if line and json.loads(line)["iteration"] <= self.iteration
+                    and (self.imitated or "imitation" not in json.loads(line))]
             metrics.write_text("".join(line + "\n" for line in kept), encoding="utf-8")
 
     def network(self) -> Network:
         """The current network, as the agents load it, with how it was trained."""
         config = self.config
         about = {
-            "game": config.game, "options": config.options, "method": "Gumbel AlphaZero self-play (mctx)",
+            "game": config.game, "options": config.options, "method": self._method(),
             "command": self.command, "seed": config.seed, "iterations": self.iteration,
             "decisions": self.decisions, "wall_seconds": round(self.seconds, 1),
             "device": jax.devices()[0].device_kind, "jax": jax.__version__, "config": asdict(config),
@@ -323,7 +341,17 @@ class Trainer:
         sittings = read_sittings(self.out)
         if sittings:  # where the self-play settings changed, and on which device
             about["sittings"] = sittings
+        imitation = read_imitation(self.out) if self.imitated else None
+        if imitation:
+            about["imitation"] = imitation
         return Network({name: np.asarray(value) for name, value in jax.device_get(self.params).items()}, about)
+
+    def _method(self) -> str:
+        method = "Gumbel AlphaZero self-play (mctx)"
+        if not self.imitated:
+            return method
+        config = self.config
+        return f"imitation of {config.imitate} ({config.imitate_games:,} games), then {method}"
 
     def export(self) -> Path:
         return self.network().save(self.out / "network")
@@ -334,6 +362,40 @@ class Trainer:
         change in place, so keeping them costs nothing)."""
         return (self.params, self.opt_state, self.games, self.key, self.iteration, self.decisions, self.finished,
                 self.seconds)
+
+    def imitate(self) -> dict[str, Any]:
+        """A new run's start by imitation (:mod:`tileworks.learn.imitate`):
+        ``imitate_epochs`` passes over the teacher's decisions, shuffled, in
+        chunks of :data:`~tileworks.learn.imitate.CHUNK` (a last part chunk
+        of each pass is left out); its line in ``metrics.jsonl`` says how it went."""
+        from tileworks.learn.imitate import CHUNK, Positions
+
+        config = self.config
+        started = time.perf_counter()
+        game = tileworks.load_game(config.game, **config.options)
+        positions = Positions.of(game, config.imitate, config.imitate_games, config.seed)
+        chunk = min(max(CHUNK // config.batch, 1) * config.batch, len(positions) // config.batch * config.batch)
+        if not chunk:
+            raise ValueError(f"{config.imitate_games} games of {config.imitate} hold {len(positions)} decisions, "
+                             f"fewer than a batch ({config.batch}); imitate more games")
+        rng = np.random.default_rng(config.seed)
+        for _epoch in range(config.imitate_epochs):
+            order, losses = rng.permutation(len(positions)), []
+            for start in range(0, len(order) - chunk + 1, chunk):
+                arrays = positions.arrays(order[start:start + chunk], int(self.env.num_actions), config.slots)
+                self.params, self.opt_state, parts = self.learn(self.params, self.opt_state,
+                                                                tuple(jnp.asarray(a) for a in arrays),
+                                                                jnp.arange(chunk), batch=config.batch)
+                losses.append(parts)
+        policy_loss, value_loss = (float(np.mean(np.concatenate([np.asarray(p[i]) for p in losses]))) for i in (0, 1))
+        self.seconds += time.perf_counter() - started
+        self.imitated = True
+        line = {"teacher": config.imitate, "games": config.imitate_games, "decisions": len(positions),
+                "epochs": config.imitate_epochs, "policy_loss": policy_loss, "value_loss": value_loss,
+                "seconds": round(time.perf_counter() - started, 1)}
+        self._log({"iteration": 0, "imitation": line})
+        self._whole = self._kept()
+        return line
 
     def step(self) -> Progress:
         """One iteration: self-play, targets, learning."""
@@ -392,6 +454,9 @@ class Trainer:
         config = self.config
         progress = None
         try:
+            if config.imitate and not self.imitated:
+                self.imitate()
+                self.checkpoint()
             while self.iteration < config.iterations:
                 if self.stop_requested:  # asked between iterations: the last one is whole
                     raise KeyboardInterrupt

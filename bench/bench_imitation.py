@@ -1,0 +1,89 @@
+"""Can a network of the kind ``tileworks train`` makes learn to choose as
+an agent does? A diagnostic of the architecture, apart from self-play:
+play ``--games`` seeded games between copies of ``--teacher`` (greedy by
+default) and fit a new network to its choices and the games' results, as
+``tileworks train --imitate`` starts a run (``--epochs`` passes of the
+training loop's own loss and optimiser), then measure
+
+- its **agreement**: on the decisions of 30 fresh games between teachers,
+  how often the network's likeliest legal action is one the game's
+  evaluation rates best (``State.evaluate_after``: greedy's own choice,
+  ties included);
+- its score as ``net`` against random and against the teacher (100 games each, seats alternating).
+
+Usage:
+  python bench/bench_imitation.py GAME [-o option=value ...] [--games 1000] [--epochs 12] [--teacher greedy]
+      [--network board|flat] [--hidden N] [--blocks N] [--save PATH]
+
+A network that cannot learn one decision of look-ahead from a thousand
+games of it will not learn it from self-play either. Prints figures;
+asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+
+import tileworks
+from tileworks.cli.main import parse_options
+from tileworks.learn.evaluate import evaluate_against
+from tileworks.learn.imitate import teacher_games
+
+
+def agreement(game, network, teacher: str, games: int = 30) -> tuple[int, int]:
+    """How many of the teacher's decisions with a choice (in fresh games)
+    the network's likeliest legal action is one the game's evaluation rates best."""
+    agree = total = 0
+    for seen, _ in teacher_games(game, teacher, games, first_seed=1_000_000):
+        for state, _action in seen:
+            mover, legal = state.current_player(), state.legal_actions()
+            if len(legal) < 2:
+                continue
+            values = state.evaluate_after(legal, mover)
+            logits, _ = network.evaluate(state.observation_tensor(mover))
+            choice = max(range(len(legal)), key=lambda i: logits[legal[i]])
+            agree += values[choice] >= max(values) - 1e-9
+            total += 1
+    return agree, total
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("-o", "--option", action="append", default=[])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--epochs", type=int, default=12)
+    parser.add_argument("--teacher", default="greedy")
+    parser.add_argument("--network", choices=("board", "flat"))
+    parser.add_argument("--hidden", type=int)
+    parser.add_argument("--blocks", type=int, default=2)
+    parser.add_argument("--save", help="write the fitted network here (.npz)")
+    args = parser.parse_args(argv)
+
+    from tileworks.learn.train import TrainConfig, Trainer
+
+    options = parse_options(args.game, args.option)
+    game = tileworks.load_game(args.game, **options)
+    config = TrainConfig(args.game, options, network=args.network, hidden=args.hidden, blocks=args.blocks,
+                         imitate=args.teacher, imitate_games=args.games, imitate_epochs=args.epochs, eval_games=0)
+    trainer = Trainer(config, tempfile.mkdtemp(prefix="imitation-"))
+    started = time.perf_counter()
+    fitted = trainer.imitate()
+    print(f"{args.game}, {config.network} network: {fitted['decisions']:,} decisions of {args.games} games between "
+          f"{args.teacher}s, {args.epochs} passes: {time.perf_counter() - started:.0f} s; last pass's losses: policy "
+          f"{fitted['policy_loss']:.3f}, value {fitted['value_loss']:.3f}", flush=True)
+    network = trainer.network()
+    if args.save:
+        network.save(args.save)
+    agree, total = agreement(game, network, args.teacher)
+    print(f"  agreement with the evaluation's best: {agree} of {total} decisions ({agree / total:.1%})")
+    for opponent in ("random", args.teacher):
+        result = evaluate_against(game, network, opponent, games=100, seed=1)
+        print(f"  net against {opponent}: {result.score:.3f} ({result.low:.2f}-{result.high:.2f}), 100 games")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

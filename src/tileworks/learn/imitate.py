@@ -1,0 +1,102 @@
+"""A run's start by imitation: before self-play, a new network learns to
+choose as an agent does (greedy by default) from games between copies of
+it, played on the Python engine, and learns their results as its value.
+
+Self-play from a random network spends its first iterations finding what
+a one-move look-ahead knows at once (which placement scores); a network
+that starts from that agent's choices spends them on what lies beyond
+(the supervised start of AlphaGo, Silver et al., Nature 2016; the
+apprentice of expert iteration, Anthony et al., NeurIPS 2017). The policy
+target is the agent's choice; the value target is the game's result for
+the mover (every seat's, counted from the mover, for three or more), as
+self-play's targets are at a game's end.
+
+>>> import tileworks
+>>> game = tileworks.load_game("dominoes")
+>>> found = Positions.of(game, "greedy", games=2, seed=0)
+>>> len(found) == len(found.chosen) > 0, found.targets.shape == (len(found),)
+(True, True)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+import numpy as np
+
+from tileworks.agents import make
+from tileworks.core import State, sample_chance
+
+
+def teacher_games(game: Any, teacher: str, games: int, first_seed: int = 0
+                  ) -> Iterator[tuple[list[tuple[State, int]], list[float]]]:
+    """Seeded games between copies of ``teacher``: each game's decisions (the
+    position before the move, and the action taken) and every seat's result
+    (1 a win, -1 a loss, a shared win between)."""
+    for number in range(first_seed, first_seed + games):
+        agents = [make(teacher, seed=number * 10 + seat, reproducible=True) for seat in range(game.num_players())]
+        rng, state, seen = random.Random(number), game.new_initial_state(), []
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+                continue
+            action = agents[state.current_player()].step(state)
+            seen.append((state.clone(), action))
+            state.apply_action(action)
+        yield seen, [2.0 * r - 1.0 for r in state.returns()]
+
+
+@dataclass
+class Positions:
+    """The decisions of a teacher's games, kept small (a legal mask is made
+    only for the positions a pass over them is learning from)."""
+
+    observations: np.ndarray  # [n, observation_size], the mover's
+    legal: list[np.ndarray]  # each position's legal action ids
+    chosen: np.ndarray  # [n], the teacher's action
+    targets: np.ndarray  # [n] (two seats) or [n, seats]: the results, counted from the mover
+
+    def __len__(self) -> int:
+        return len(self.chosen)
+
+    @classmethod
+    def of(cls, game: Any, teacher: str, games: int, seed: int) -> "Positions":
+        seats = game.num_players()
+        observations, legal, chosen, targets = [], [], [], []
+        for seen, results in teacher_games(game, teacher, games, first_seed=seed * games):
+            for state, action in seen:
+                mover = state.current_player()
+                observations.append(state.observation_tensor(mover))
+                legal.append(np.asarray(state.legal_actions(), np.int32))
+                chosen.append(action)
+                from_mover = [results[(mover + k) % seats] for k in range(seats)]
+                targets.append(from_mover[0] if seats == 2 else from_mover)
+        return cls(np.asarray(observations, np.float32), legal, np.asarray(chosen, np.int32),
+                   np.asarray(targets, np.float32))
+
+    def arrays(self, indices: np.ndarray, actions: int, slots: int) -> tuple[np.ndarray, ...]:
+        """The training loop's arrays for ``indices``: observations, legal
+        masks (with ``slots``: up to that many legal action ids, the chosen
+        one first, ``-1`` for an empty slot), the policy target (the choice),
+        and the value targets."""
+        count = len(indices)
+        if slots:
+            legal = np.full((count, slots), -1, np.int32)
+            policy = np.zeros((count, slots), np.float32)
+            policy[:, 0] = 1.0
+            for row, index in enumerate(indices):
+                others = self.legal[index][self.legal[index] != self.chosen[index]][:slots - 1]
+                legal[row, 0], legal[row, 1:1 + len(others)] = self.chosen[index], others
+        else:
+            legal = np.zeros((count, actions), bool)
+            policy = np.zeros((count, actions), np.float32)
+            for row, index in enumerate(indices):
+                legal[row, self.legal[index]] = True
+            policy[np.arange(count), self.chosen[indices]] = 1.0
+        return self.observations[indices], legal, policy, self.targets[indices]
+
+
+#: positions a call of the training loop learns from at once (a multiple of any batch up to it)
+CHUNK = 8192
