@@ -17,7 +17,7 @@ import pytest
 import tileworks
 from tileworks.agents import make
 from tileworks.agents.learned import AlphaAgent, NetAgent, networks_of
-from tileworks.agents.network import Network, _act, forward, init_params
+from tileworks.agents.network import Network, _act, blocks_of, forward, init_params
 from tileworks.core import sample_chance
 from tileworks.core.registry import registered_games
 from tileworks.learn.evaluate import evaluate_against
@@ -80,7 +80,8 @@ def placement_logits(game, placed):
     """A small board network of ``game`` (every weight nudged from its
     start) asked about an empty board and about one with the observation
     entries ``placed`` set: its logits on each, once NumPy's outputs are
-    checked to be JAX's."""
+    checked to be JAX's, and how many cells away a placed tile's effect can
+    reach (a cell for each 3 x 3 convolution: the in layer's, and two a block)."""
     board = game.board_layout()
     network = Network.untrained(game, hidden=8, seed=1)
     params = {k: v + np.random.default_rng(4).normal(0, 0.1, v.shape).astype(np.float32)
@@ -92,12 +93,7 @@ def placement_logits(game, placed):
                                                                            observation)
     assert logits.shape == (2, game.num_distinct_actions()) and value.shape == (2,)
     assert np.allclose(logits, np.asarray(jax_logits), atol=1e-4) and np.allclose(value, np.asarray(jax_value), atol=1e-5)
-    return logits[0], logits[1]
-
-
-#: how far a placed tile's effect reaches: a cell a 3 x 3 convolution, the
-#: network's in layer and two a block (Network.untrained has one)
-REACH = 1 + 2 * 1
+    return logits[0], logits[1], 1 + 2 * blocks_of(params)
 
 
 def test_a_board_network_in_numpy_is_the_one_jax_trains_and_scores_every_placement():
@@ -106,11 +102,11 @@ def test_a_board_network_in_numpy_is_the_one_jax_trains_and_scores_every_placeme
     the logits of the cells around it, and no others)."""
     game = tileworks.load_game("tiles")
     board = game.board_layout()
-    empty, placed = placement_logits(game, [20 * board["width"] + 30])  # side N, first colour, row 20, column 30
+    empty, placed, reach = placement_logits(game, [20 * board["width"] + 30])  # side N, first colour, row 20, column 30
     cells = board["height"] * board["width"]
     per_cell = (placed - empty)[:cells * board["channels"]].reshape(board["height"], board["width"], board["channels"])
     moved = np.argwhere(np.abs(per_cell).max(axis=2) > 1e-6)
-    assert len(moved) and np.abs(moved - [20, 30]).max() <= REACH
+    assert len(moved) and np.abs(moved - [20, 30]).max() <= reach
 
 
 def test_a_tuileries_board_network_reads_each_tiles_logit_at_the_square_it_would_take():
@@ -118,10 +114,10 @@ def test_a_tuileries_board_network_reads_each_tiles_logit_at_the_square_it_would
     a tile placed on d4 moves the logits of placements on d4 and the squares
     around it, for every tile, and of no square further away."""
     d4 = 3 * 8 + 3  # row 4, column d
-    empty, placed = placement_logits(tileworks.load_game("tuileries"), [d4, 4 * 64 + d4, 8 * 64 + d4])
+    empty, placed, reach = placement_logits(tileworks.load_game("tuileries"), [d4, 4 * 64 + d4, 8 * 64 + d4])
     by_tile = (placed - empty).reshape(64, 8, 8)  # a tile of the first colour, value and sign on d4
     moved = np.argwhere(np.abs(by_tile).max(axis=0) > 1e-6)
-    assert len(moved) and np.abs(moved - [3, 3]).max() <= REACH
+    assert len(moved) and np.abs(moved - [3, 3]).max() <= reach
     assert (np.abs(by_tile[:, 3, 3]) > 1e-6).all()  # every tile's placement on d4 itself
 
 

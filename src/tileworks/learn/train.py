@@ -321,10 +321,10 @@ class Trainer:
         # the metrics of iterations after the checkpoint were never kept: forget their lines
         metrics = self.out / "metrics.jsonl"
         if metrics.exists():
-            kept = [line for line in metrics.read_text(encoding="utf-8").splitlines()
-                    if line and json.loads(line)["iteration"] <= self.iteration
-                    and (self.imitated or "imitation" not in json.loads(line))]
-            metrics.write_text("".join(line + "\n" for line in kept), encoding="utf-8")
+            rows = [json.loads(line) for line in metrics.read_text(encoding="utf-8").splitlines() if line]
+            kept = [row for row in rows if row["iteration"] <= self.iteration
+                    and (self.imitated or "imitation" not in row)]
+            metrics.write_text("".join(json.dumps(row) + "\n" for row in kept), encoding="utf-8")
 
     def network(self) -> Network:
         """The current network, as the agents load it, with how it was trained."""
@@ -388,11 +388,12 @@ class Trainer:
                                                                 jnp.arange(chunk), batch=config.batch)
                 losses.append(parts)
         policy_loss, value_loss = (float(np.mean(np.concatenate([np.asarray(p[i]) for p in losses]))) for i in (0, 1))
-        self.seconds += time.perf_counter() - started
+        seconds = time.perf_counter() - started
+        self.seconds += seconds
         self.imitated = True
         line = {"teacher": config.imitate, "games": config.imitate_games, "decisions": len(positions),
                 "epochs": config.imitate_epochs, "policy_loss": policy_loss, "value_loss": value_loss,
-                "seconds": round(time.perf_counter() - started, 1)}
+                "seconds": round(seconds, 1)}
         self._log({"iteration": 0, "imitation": line})
         self._whole = self._kept()
         return line
