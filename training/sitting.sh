@@ -19,7 +19,7 @@ settings() {  # each run's own settings (as in its config.json), with the GPU's 
     kiln-2p) echo kiln --games 2048 --steps 32 --simulations 16 --opponents random,greedy,mcts:easy ;;
     tuileries-2p) echo tuileries --games 2048 --steps 32 --simulations 16 --opponents random,greedy ;;
     tuileries-2p-board) echo tuileries --network board --imitate greedy --imitate-games 2000 --games 2048 --steps 32 --simulations 16 --opponents random,greedy ;;
-    tiles-2p) echo tiles --games 2048 --steps 16 --simulations 8 --hidden 16 --opponents random,greedy ;;
+    tiles-2p) echo tiles --network board --imitate greedy --imitate-games 1000 --games 2048 --steps 16 --simulations 8 --opponents random,greedy ;;
     *) echo "no settings for a run named $1 (runs: azul-2p azul-2p-prelu kiln-2p tuileries-2p tuileries-2p-board tiles-2p)" >&2; return 1 ;;
   esac
 }

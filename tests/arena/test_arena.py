@@ -67,7 +67,7 @@ def test_an_interrupted_run_resumes_without_replaying_finished_games(tmp_path):
     ({"options": {"players": 3}}, "2 agents need players=2"),
     ({"game": "chess"}, "unknown game 'chess'"),
     ({"games": 0}, "at least 1"),
-    ({"agents": ["net", "greedy"], "game": "tiles", "options": {}}, "tiles ships no trained network yet"),
+    ({"agents": ["net", "greedy", "greedy"], "game": "kiln", "options": {"players": 3}}, "no trained network for kiln with"),
 ])
 def test_bad_arena_configs_say_why(tmp_path, kw, message):
     with pytest.raises(ValueError, match=message):

@@ -30,7 +30,7 @@ def test_games_lists_kiln_with_its_options():
     assert "trained network for 2 players" in azul and "net (between mcts:easy and the level above)" in " ".join(
         azul.split())
     tiles = output[output.index("\ntiles "):output.index("\ntuileries ")]
-    assert "mcts:expert" in tiles and "alpha" not in tiles  # no network trained for Tiles yet
+    assert "mcts:expert" in tiles and "trained network for 2 players: alpha" in " ".join(tiles.split())
     # a network trained with the defaults names no options (options held as lists, such as
     # Tuileries' circles and KILN's heat tokens, are compared as the game's JSON gives them)
     kiln, tuileries = output[output.index("\nkiln "):output.index("\ntiles ")], output[output.index("\ntuileries "):]
@@ -99,8 +99,8 @@ def test_bad_options_and_agents_are_rejected_with_the_allowed_values():
     assert result.exit_code == 2 and "unknown option 'colour'" in result.output
     result = runner.invoke(app, ["play", "kiln", "--players", "random,random,random,random,random"])
     assert result.exit_code == 2 and "players" in result.output
-    result = runner.invoke(app, ["play", "tiles", "--players", "human,net"])  # before the game starts
-    assert result.exit_code == 2 and "tiles ships no trained network yet" in result.output
+    result = runner.invoke(app, ["play", "kiln", "--players", "human,net,random"])  # before the game starts
+    assert result.exit_code == 2 and "no trained network for kiln with" in result.output
     result = runner.invoke(app, ["play", "azul", "--players", "human,alpha,random", "-o", "variant=grey"])
     assert result.exit_code == 2 and "no trained network for azul with" in result.output
     said = " ".join(result.output.split())

@@ -86,9 +86,17 @@ def test_a_plugin_game_is_listed_and_plays(tmp_path):
         "while not state.is_terminal():\n"
         "    state.apply_action(sample_chance(state, rng) if state.is_chance_node() else rng.choice(state.legal_actions()))\n"
         "print(state.game().name, len(state.returns()))\n"
+        "from tileworks.agents import make\n"
+        "try:\n"
+        "    make('net').check_game(state.game())\n"
+        "except ValueError as refused:\n"
+        "    print(refused)\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
-    assert done.stdout.split() == ["mini", "2"], done.stderr
+    played, _newline, refused = done.stdout.partition("\n")
+    assert played.split() == ["mini", "2"], done.stderr
+    # a plugin whose package holds no network: the learned agents say so by the game's name
+    assert refused.startswith("mini ships no trained network yet"), done.stdout + done.stderr
     # the terminal's list and the server's catalogue show it like a shipped game
     script = (
         f"import sys; sys.path.insert(0, {str(tmp_path)!r})\n"

@@ -75,12 +75,13 @@ def test_the_catalogue_says_which_set_ups_have_a_trained_network_and_other_set_u
     assert sorted(trained) == [2, 3, 4] and trained[2]["options"]["variant"] == "standard"
     # measured (strength.md): 0.52 against mcts:easy over 200 games; 3 players: 0.72 against two random seats
     assert trained[2]["beats"]["net"] == "mcts:easy" and trained[3]["beats"]["net"] == "random"
-    assert catalogue["tiles"]["networks"] == []
+    assert [network["options"] for network in catalogue["tiles"]["networks"]] == [{"players": 2, "tile_set": "default"}]
     api.create("azul", ["human", "alpha"])
     refused = api.create("azul", ["human", "net"], status=400, variant="grey")
     assert "no trained network for azul" in refused["error"] and '"variant": "grey"' in refused["error"]
-    refused = api.create("tiles", ["human", "alpha"], status=400)
-    assert refused["error"].startswith("seat player 'alpha': tiles ships no trained network yet")
+    refused = api.create("kiln", ["human", "alpha", "human"], status=400)
+    assert refused["error"].startswith("seat player 'alpha': no trained network for kiln with")
+    assert '"players": 3' in refused["error"] and '"players": 2' in refused["error"]  # asked for, and shipped
 
 
 def test_the_games_list_shows_open_seats_and_filters_by_status(api):

@@ -122,10 +122,10 @@ class LearnedAgent(Agent):
         shipped one for exactly these options, or the one it was given.
 
         >>> import tileworks
-        >>> NetAgent().check_game(tileworks.load_game("tiles"))
+        >>> NetAgent().check_game(tileworks.load_game("kiln", players=3))
         Traceback (most recent call last):
         ...
-        ValueError: tiles ships no trained network yet, so the learned agents (net, alpha) cannot play it
+        ValueError: no trained network for kiln with {"advanced_scoring": ..., "players": 3, ...}; it ships networks for: ...
         """
         if self._network is None:
             shipped_network(game)

@@ -68,7 +68,8 @@ class Positions:
         for seen, results in teacher_games(game, teacher, games, first_seed=seed * games):
             for state, action in seen:
                 mover = state.current_player()
-                observations.append(state.observation_tensor(mover))
+                # an array at once: a list of Python floats takes twice the memory (Tiles: 0.2 MB a decision)
+                observations.append(np.asarray(state.observation_tensor(mover), np.float32))
                 legal.append(np.asarray(state.legal_actions(), np.int32))
                 chosen.append(action)
                 from_mover = [results[(mover + k) % seats] for k in range(seats)]
