@@ -27,27 +27,38 @@ import sys
 import tempfile
 import time
 
+import numpy as np
+
 import tileworks
 from tileworks.cli.main import parse_options
 from tileworks.learn.evaluate import evaluate_against
 from tileworks.learn.imitate import teacher_games
 
 
+def fresh_decisions(game, teacher: str, games: int = 30) -> tuple[list, list[np.ndarray], list[np.ndarray]]:
+    """The decisions with a choice in ``games`` fresh games between copies of
+    ``teacher`` (seeded apart from any imitation's): each state, its legal
+    action ids, and which of them the game's evaluation rates best."""
+    states, legal_ids, best = [], [], []
+    for seen, _ in teacher_games(game, teacher, games, first_seed=1_000_000):
+        for state, _action in seen:
+            legal = state.legal_actions()
+            if len(legal) < 2:
+                continue
+            values = np.asarray(state.evaluate_after(legal, state.current_player()))
+            states.append(state)
+            legal_ids.append(np.asarray(legal))
+            best.append(values >= values.max() - 1e-9)
+    return states, legal_ids, best
+
+
 def agreement(game, network, teacher: str, games: int = 30) -> tuple[int, int]:
     """How many of the teacher's decisions with a choice (in fresh games)
     the network's likeliest legal action is one the game's evaluation rates best."""
-    agree = total = 0
-    for seen, _ in teacher_games(game, teacher, games, first_seed=1_000_000):
-        for state, _action in seen:
-            mover, legal = state.current_player(), state.legal_actions()
-            if len(legal) < 2:
-                continue
-            values = state.evaluate_after(legal, mover)
-            logits, _ = network.evaluate(state.observation_tensor(mover))
-            choice = max(range(len(legal)), key=lambda i: logits[legal[i]])
-            agree += values[choice] >= max(values) - 1e-9
-            total += 1
-    return agree, total
+    states, legal_ids, best = fresh_decisions(game, teacher, games)
+    agree = sum(bool(rated[int(np.argmax(network.evaluate(state.observation_tensor(state.current_player()))[0][legal]))])
+                for state, legal, rated in zip(states, legal_ids, best))
+    return agree, len(states)
 
 
 def main(argv: list[str]) -> None:

@@ -25,30 +25,17 @@ Usage:
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 
 import numpy as np
 
-import tileworks
-from tileworks.cli.main import parse_options
-from tileworks.learn.imitate import teacher_games
+sys.path.insert(0, os.path.dirname(__file__))
+from bench_imitation import fresh_decisions  # noqa: E402
 
-
-def positions(game, games: int) -> tuple[list, list[np.ndarray], list[np.ndarray]]:
-    """The decisions with a choice in ``games`` fresh greedy games: each
-    state, its legal action ids, and which of them the evaluation rates best."""
-    states, legal_ids, best = [], [], []
-    for seen, _ in teacher_games(game, "greedy", games, first_seed=1_000_000):
-        for state, _action in seen:
-            legal = state.legal_actions()
-            if len(legal) < 2:
-                continue
-            values = np.asarray(state.evaluate_after(legal, state.current_player()))
-            states.append(state)
-            legal_ids.append(np.asarray(legal))
-            best.append(values >= values.max() - 1e-9)
-    return states, legal_ids, best
+import tileworks  # noqa: E402
+from tileworks.cli.main import parse_options  # noqa: E402
 
 
 def scored(policies: list[np.ndarray], best: list[np.ndarray]) -> tuple[float, float]:
@@ -71,19 +58,19 @@ def main(argv: list[str]) -> None:
 
     import jax
     import jax.numpy as jnp
-    import optax
 
-    import tileworks.jax
     from tileworks.agents.learned import shipped_network
     from tileworks.agents.network import Network
-    from tileworks.learn.selfplay import make_functions
-    from tileworks.learn.train import DENSE_ACTIONS, SLOTS
+    from tileworks.learn.train import TrainConfig, compiled_for
 
     options = parse_options(args.game, args.option)
     game = tileworks.load_game(args.game, **options)
     network = Network.load(args.network) if args.network else shipped_network(game)
-    slots = 0 if game.num_distinct_actions() <= DENSE_ACTIONS else SLOTS
-    states, legal_ids, best = positions(game, args.games)
+    # a run's settings, for what the search ranges over (every action id, or the likeliest slots)
+    config = TrainConfig(args.game, options, network="flat" if network.board is None else "board",
+                         considered=args.considered, eval_games=0)
+    slots = config.slots
+    states, legal_ids, best = fresh_decisions(game, "greedy", args.games)
     print(f"{args.game}, {args.network or 'the shipped network'}: {len(states)} decisions with a choice "
           f"in {args.games} greedy games; {slots or 'every'} action ids searched", flush=True)
 
@@ -96,11 +83,15 @@ def main(argv: list[str]) -> None:
     first, mass = scored(priors, best)
     print(f"  the network's policy: best first {first:.1%}, mass on the best {mass:.1%}", flush=True)
 
-    env = tileworks.jax.make(args.game, **options)
+    def run_functions(simulations: int) -> tuple:  # a run's environment and jitted functions, made once
+        return compiled_for(config.game, tuple(sorted(config.options.items())), config.network, simulations,
+                            config.considered, config.learning_rate, config.weight_decay, config.value_weight, slots)
+
     params = jax.tree.map(jnp.asarray, network.params)
+    env = run_functions(args.simulations[0])[0]
     batched = [env.from_python(state) for state in states]
     for simulations in args.simulations:
-        play, _, _ = make_functions(env, simulations, args.considered, optax.adamw(1e-3), 1.0, slots, network.board)
+        play = run_functions(simulations)[3]
         started, targets = time.perf_counter(), []
         for start in range(0, len(batched), args.chunk):
             chunk = batched[start:start + args.chunk]
