@@ -17,7 +17,8 @@ import pytest
 import tileworks
 from tileworks.agents import make
 from tileworks.agents.learned import AlphaAgent, NetAgent, networks_of
-from tileworks.agents.network import Network, _act, blocks_of, forward, init_params
+from tileworks.agents.network import (Network, _act, _board_trunk_near, forward, init_board_params, init_params,
+                                      reach_of)
 from tileworks.core import sample_chance
 from tileworks.core.registry import registered_games
 from tileworks.learn.evaluate import evaluate_against
@@ -76,6 +77,12 @@ def test_a_run_keeps_the_units_it_was_started_with(tmp_path):
         TrainConfig("dominoes", units="tanh")
 
 
+def nudged(params, seed=4):
+    """``params`` with every weight moved a little from its start (a new policy layer is all zeros)."""
+    rng = np.random.default_rng(seed)
+    return {k: v + rng.normal(0, 0.1, v.shape).astype(np.float32) for k, v in params.items()}
+
+
 def placement_logits(game, placed):
     """A small board network of ``game`` (every weight nudged from its
     start) asked about an empty board and about one with the observation
@@ -84,8 +91,7 @@ def placement_logits(game, placed):
     reach (a cell for each 3 x 3 convolution: the in layer's, and two a block)."""
     board = game.board_layout()
     network = Network.untrained(game, hidden=8, seed=1)
-    params = {k: v + np.random.default_rng(4).normal(0, 0.1, v.shape).astype(np.float32)
-              for k, v in network.params.items()}
+    params = nudged(network.params)
     observation = np.zeros((2, game.observation_tensor_size()), np.float32)
     observation[1, placed] = 1.0
     logits, value = forward(params, observation, np, board)
@@ -93,7 +99,7 @@ def placement_logits(game, placed):
                                                                            observation)
     assert logits.shape == (2, game.num_distinct_actions()) and value.shape == (2,)
     assert np.allclose(logits, np.asarray(jax_logits), atol=1e-4) and np.allclose(value, np.asarray(jax_value), atol=1e-5)
-    return logits[0], logits[1], 1 + 2 * blocks_of(params)
+    return logits[0], logits[1], reach_of(params)
 
 
 def test_a_board_network_in_numpy_is_the_one_jax_trains_and_scores_every_placement():
@@ -119,6 +125,55 @@ def test_a_tuileries_board_network_reads_each_tiles_logit_at_the_square_it_would
     moved = np.argwhere(np.abs(by_tile).max(axis=0) > 1e-6)
     assert len(moved) and np.abs(moved - [3, 3]).max() <= reach
     assert (np.abs(by_tile[:, 3, 3]) > 1e-6).all()  # every tile's placement on d4 itself
+
+
+def test_a_large_board_is_read_only_near_its_tiles_and_gives_what_the_whole_board_gives():
+    """On Tiles' 47 x 47 frame a network evaluates one position only within
+    its reach of the placed tiles (the rest of the frame is empty, and an
+    empty board's features depend on nothing but the edges): the logits
+    and value are those of the convolutions over every cell, in positions
+    from the first placement to the end of a game, and with tiles at the
+    frame's corners and edges. Tiles in opposite corners leave nothing to
+    skip: that board is read whole."""
+    game = tileworks.load_game("tiles")
+    network = Network(nudged(Network.untrained(game, hidden=8, blocks=2, seed=1).params), {"board": game.board_layout()})
+    rng, state, observations = random.Random(3), game.new_initial_state(), []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        observations.append((np.asarray(state.observation_tensor(state.current_player()), np.float32), True))
+        state.apply_action(rng.choice(state.legal_actions()))
+    width = game.board_layout()["width"]
+    for cells, near in (([0], True), ([width * width - 1], True), ([width // 2, 20 * width + 1], True),
+                        ([width - 1, (width - 1) * width], False)):
+        edges = observations[-1][0].copy()
+        edges[:12 * width * width] = 0.0
+        edges[np.asarray(cells) + 3 * width * width] = 1.0  # a tile's side of the fourth colour on each cell
+        observations.append((edges, near))
+    for observation, near in observations:
+        assert (_board_trunk_near(network.params, observation, network.board) is not None) == near
+        logits, value = network.evaluate(observation)
+        whole_logits, whole_value = forward(network.params, observation[None], np, network.board)
+        assert np.allclose(logits, whole_logits[0], atol=1e-4) and np.allclose(value, whole_value[0], atol=1e-5)
+
+
+@pytest.mark.parametrize("height, width, near", [(24, 20, True), (10, 16, False)])
+def test_a_board_read_channel_by_channel_is_read_near_its_marks_too(height, width, near):
+    """A board whose action ids run channel by channel (as Tuileries' do),
+    large enough to skip cells beyond two blocks' reach or too small for
+    it (then read whole): the same logits and values as the whole board's."""
+    board = {"planes": 2, "height": height, "width": width, "channels": 3, "order": "channel"}
+    cells = height * width
+    params = nudged(init_board_params(np.random.default_rng(0), 2 * cells + 4, 3 * cells + 2, board, hidden=8))
+    network = Network(params, {"board": board})
+    observation = np.zeros(2 * cells + 4, np.float32)
+    observation[[5, cells + 2 * width + 3]] = 1.0
+    observation[-4:] = [0.5, -1.0, 0.0, 2.0]
+    assert (_board_trunk_near(params, observation, board) is not None) == near
+    logits, value = network.evaluate(observation)
+    whole_logits, whole_value = forward(params, observation[None], np, board)
+    assert np.allclose(logits, whole_logits[0], atol=1e-4) and np.allclose(value, whole_value[0], atol=1e-5)
 
 
 def test_a_board_network_learns_from_the_same_gradient_whichever_way_it_convolves():
