@@ -1,7 +1,8 @@
 """Speed of the learned agents: milliseconds a move for ``net`` and
 ``alpha``, and whole games a second of ``net`` against ``net`` across
 worker processes, as the balance lab plays them (seeded games through
-``tileworks.arena.playing.play_seeded``).
+``tileworks.arena.playing.play_seeded``, on the arena's and the lab's
+``LocalRunner``).
 
 Usage:
   python bench/bench_learned.py [GAME ...] [--count 400] [--workers 2] [--alpha-moves 20]
@@ -19,7 +20,6 @@ import random
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 sys.path.insert(0, os.path.dirname(__file__))
 from bench_random_play import cpu_model  # noqa: E402
@@ -27,6 +27,7 @@ from bench_random_play import cpu_model  # noqa: E402
 import tileworks  # noqa: E402
 from tileworks.agents import make  # noqa: E402
 from tileworks.arena.playing import play_seeded  # noqa: E402
+from tileworks.arena.runners import LocalRunner  # noqa: E402
 from tileworks.core import sample_chance  # noqa: E402
 
 
@@ -75,8 +76,7 @@ def main() -> None:
             print(f"{game}: alpha:iterations=800 {statistics.median(alpha):.2f} s a move (median of {args.alpha_moves})")
         per = args.count // args.workers
         started = time.perf_counter()
-        with ProcessPoolExecutor(args.workers) as pool:
-            played = sum(pool.map(play_many, [(game, w * per, per) for w in range(args.workers)]))
+        played = sum(LocalRunner(args.workers).results(play_many, [(game, w * per, per) for w in range(args.workers)]))
         seconds = time.perf_counter() - started
         print(f"{game}: net against net, {played} seeded games on {args.workers} processes: {played / seconds:.1f} games/s")
 

@@ -45,6 +45,21 @@ def test_the_arena_on_ray_plays_the_same_games(local_ray, tmp_path):
                 == json.loads((tmp_path / "local" / "games" / name).read_text())["actions"])
 
 
+def test_each_ray_task_keeps_its_matrix_products_to_one_thread(local_ray):
+    """As in local worker processes (tests/arena): a task a CPU, its BLAS on
+    one thread (Ray sets OMP_NUM_THREADS=1 in a task of one CPU, which the
+    BLAS NumPy ships, OpenBLAS, obeys)."""
+    from tileworks.arena.runners import make_runner
+
+    def blas_threads(_job):  # Ray sends the function itself to its workers
+        import numpy  # noqa: F401  (BLAS is loaded with NumPy)
+        from threadpoolctl import threadpool_info
+
+        return {pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"}
+
+    assert list(make_runner(ray="auto").results(blas_threads, range(2))) == [{1}, {1}]
+
+
 def _study_command(small_study, out, *flags):
     import subprocess
     import sys

@@ -191,6 +191,24 @@ def test_a_killed_server_takes_its_ai_workers_and_resource_tracker_with_it(db_ur
                 pass
 
 
+def test_an_ai_worker_keeps_its_matrix_products_to_one_thread(tmp_path):
+    """A worker a core (as the arena's workers, tests/arena): a computer
+    seat's network reads one position at a time, and BLAS threads of its
+    own would only fight the other workers'."""
+    import operator
+
+    from threadpoolctl import threadpool_info
+
+    from tileworks.server.store import Store, connect
+
+    pool = hub_module.Hub(Store(connect(f"sqlite:///{tmp_path / 'games.db'}")), ai_workers=1)._new_pool()
+    try:
+        report = pool.submit(operator.call, threadpool_info).result(timeout=60)
+    finally:
+        pool.shutdown()
+    assert {entry["num_threads"] for entry in report if entry["user_api"] == "blas"} == {1}
+
+
 def zombie(pid: int) -> bool:
     try:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"

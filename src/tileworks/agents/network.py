@@ -396,6 +396,20 @@ def masked(logits: Any, legal: Any, xp: Any) -> Any:
     return xp.where(legal, logits, xp.finfo(logits.dtype).min)
 
 
+def one_thread_for_products() -> None:
+    """Keep this process's NumPy matrix products (BLAS) to one thread, for
+    good: run it first in each worker process that plays games (the
+    arena's, the balance lab's, the server's computer seats). A network
+    there reads one position at a time, whose products BLAS's own threads
+    barely speed up; with a worker on every core, those threads only take
+    turns with each other's. Tiles' ``net`` against itself on 2 workers and
+    2 cores played 2.1 games a second without this and 28.7 with it
+    (docs/performance.md, "Reading a large board near its tiles")."""
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(1, user_api="blas")
+
+
 # -- networks on disk ------------------------------------------------------------------------------
 @dataclass
 class Network:

@@ -45,7 +45,7 @@ class LocalRunner:
         queue = iter(jobs)
         # forkserver, not fork: a process that has started threads (JAX, a
         # web server) cannot be forked safely
-        pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_end_with_parent, initargs=(os.getpid(),),
+        pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_start_worker, initargs=(os.getpid(),),
                                    mp_context=multiprocessing.get_context("forkserver"))
         pending: set[Future] = set()
         try:
@@ -69,14 +69,18 @@ class LocalRunner:
         pass
 
 
-def _end_with_parent(driver: int) -> None:
-    """End this worker with the run that started it, even one killed with
+def _start_worker(driver: int) -> None:
+    """Start a worker: its matrix products on one thread (a worker a core),
+    and its end tied to the run that started it, even one killed with
     SIGKILL, which cannot tell its workers. A worker's parent is the fork
     server, which outlives a killed driver, so a thread watches the driver
     itself; on Linux the kernel also ends the worker when the fork server dies."""
     import sys
     import threading
 
+    from tileworks.agents.network import one_thread_for_products
+
+    one_thread_for_products()
     # Ctrl-C reaches the whole process group: the driver stops the run and
     # lets each worker finish its job; a worker that died of it would look lost
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -148,7 +152,7 @@ class RayRunner:
 
     def results(self, fn: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[Any]:
         ray = self._ray
-        remote = ray.remote(max_retries=3)(fn)
+        remote = ray.remote(max_retries=3)(fn)  # Ray gives a task one thread for BLAS (OMP_NUM_THREADS=1)
         queue = iter(jobs)
         pending: list[Any] = []
         try:

@@ -111,11 +111,15 @@ def _log_failure(task: asyncio.Task[None]) -> None:
         log.error("a game's background task failed", exc_info=task.exception())
 
 
-def end_with_parent() -> None:
-    """Run in each AI worker as it starts: end the worker the moment the
+def start_ai_worker() -> None:
+    """Run in each AI worker as it starts: its matrix products on one
+    thread (a worker a core), and its end the moment the
     server process ends, however it ends (SIGKILL included), even in the
     middle of a search. (Otherwise a worker waits on its task queue forever,
     and keeps multiprocessing's resource tracker alive with it.)"""
+    from tileworks.agents.network import one_thread_for_products
+
+    one_thread_for_products()
     parent = multiprocessing.parent_process()
     if parent is None:  # pragma: no cover - not started by a pool
         return
@@ -820,7 +824,7 @@ class Hub:
 
     def _new_pool(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(self.ai_workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=end_with_parent)
+                                   initializer=start_ai_worker)
 
     # -- telling clients -----------------------------------------------------------------------------
     async def broadcast(self, room: Room) -> None:
