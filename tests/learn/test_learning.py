@@ -305,6 +305,60 @@ def test_a_run_started_by_imitation_learns_its_teachers_choices_once(tmp_path):
         TrainConfig("dominoes", imitate="nobody")
 
 
+def test_a_teachers_games_on_two_processes_are_the_same_decisions_in_the_same_order():
+    from tileworks.learn.imitate import Positions
+
+    game = tileworks.load_game("dominoes")
+    alone, shared = Positions.of(game, "greedy", games=9, seed=3), Positions.of(game, "greedy", games=9, seed=3, workers=2)
+    assert len(alone) == len(shared) > 9 and np.array_equal(alone.observations, shared.observations)
+    assert np.array_equal(alone.chosen, shared.chosen) and np.array_equal(alone.targets, shared.targets)
+    assert all(np.array_equal(mine, theirs) for mine, theirs in zip(alone.legal, shared.legal, strict=True))
+
+
+def test_an_anchored_run_keeps_near_its_teacher_as_it_plays_itself(tmp_path):
+    """``--anchor``: after the imitation, each iteration also learns from the
+    teacher's decisions (here as many as it played itself), so after some
+    self-play it still foresees greedy's choices on fresh greedy games
+    better than the same run without the anchor, from the same start. The
+    anchor may be given to a resumed run; a resumed run plays the decisions
+    again, the same ones, and trains what a run straight through does; the
+    network says it was anchored."""
+    import shutil
+
+    from tileworks.learn.imitate import Positions
+
+    def config(anchor, iterations=1):
+        return TrainConfig("dominoes", imitate="greedy", imitate_games=80, imitate_epochs=4, iterations=iterations,
+                           checkpoint_every=1, anchor=anchor, **{**TINY, "hidden": 64, "learning_rate": 1e-2})
+
+    start = Trainer(config(0.0), tmp_path / "start")
+    start.imitate()
+    start.checkpoint()
+    kept = start._teacher
+    for name in ("free", "anchored", "halves"):
+        shutil.copytree(tmp_path / "start", tmp_path / name)
+    free = Trainer(config(0.0, iterations=6), tmp_path / "free")
+    anchored = Trainer(config(1.0, iterations=6), tmp_path / "anchored")
+    free.run()
+    anchored.run()
+    assert len(anchored.last_positions[0]) == 2 * len(free.last_positions[0])  # its own, then as many of greedy's
+    Trainer(config(1.0, iterations=3), tmp_path / "halves").run()
+    resumed = Trainer(config(1.0, iterations=6), tmp_path / "halves")
+    resumed.run()  # greedy's decisions played again, the same ones: the same network as a run straight through
+    replayed = resumed._teacher
+    assert np.array_equal(replayed.observations, kept.observations) and np.array_equal(replayed.chosen, kept.chosen)
+    assert all(np.array_equal(anchored.network().params[k], resumed.network().params[k]) for k in anchored.params)
+    game = tileworks.load_game("dominoes")
+    fresh = Positions.of(game, "greedy", games=30, seed=7)
+    held_out = fresh.arrays(np.arange(len(fresh)), game.num_distinct_actions(), slots=0)
+    assert loss_parts_on(anchored.params, held_out)[0] < loss_parts_on(free.params, held_out)[0]
+    assert anchored.network().about["method"].endswith("anchored to its decisions (anchor 1)")
+    with pytest.raises(ValueError, match="anchor keeps a run near the agent it imitated: give imitate"):
+        TrainConfig("dominoes", anchor=0.5)
+    with pytest.raises(ValueError, match="anchor must be at least 0, not -1"):
+        TrainConfig("dominoes", imitate="greedy", anchor=-1)
+
+
 def test_a_new_runs_games_start_at_staggered_stages(tmp_path):
     """Every Tuileries game lasts 64 decisions: games started together would
     end together for ever, each iteration seeing one half of the game alone.

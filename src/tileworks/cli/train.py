@@ -33,6 +33,7 @@ def train(
     imitate: Annotated[str, typer.Option(help=_("start a new run by learning this agent's choices (e.g. greedy) before self-play"))] = "",
     imitate_games: Annotated[int, typer.Option(help=_("games between copies of the imitated agent"))] = 1000,
     imitate_epochs: Annotated[int, typer.Option(help=_("passes over the imitated agent's decisions"))] = 12,
+    anchor: Annotated[float, typer.Option(help=_("after imitating, learn each iteration from this many of the imitated agent's decisions for each of self-play's (0: none)"))] = 0.0,
     checkpoint_every: Annotated[int, typer.Option(help=_("iterations between checkpoints"))] = 5,
     eval_every: Annotated[int, typer.Option(help=_("iterations between evaluations"))] = 10,
     eval_games: Annotated[int, typer.Option(help=_("games against each opponent at each evaluation"))] = 20,
@@ -55,7 +56,7 @@ def train(
         config = TrainConfig(game, parse_options(game, option or []), seed=seed, games=games, steps=steps,
                              simulations=simulations, considered=min(16, simulations), network=network, hidden=hidden, slots=slots, blocks=blocks,
                              learning_rate=learning_rate, batch=min(batch, games * steps), iterations=iterations,
-                             imitate=imitate, imitate_games=imitate_games, imitate_epochs=imitate_epochs,
+                             imitate=imitate, imitate_games=imitate_games, imitate_epochs=imitate_epochs, anchor=anchor,
                              checkpoint_every=checkpoint_every, eval_every=eval_every, eval_games=eval_games,
                              opponents=tuple(split_specs(opponents)))
         trainer = Trainer(config, out, command=shlex.join(["tileworks"] + sys.argv[1:]))

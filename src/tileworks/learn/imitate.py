@@ -62,20 +62,20 @@ class Positions:
         return len(self.chosen)
 
     @classmethod
-    def of(cls, game: Any, teacher: str, games: int, seed: int) -> "Positions":
-        seats = game.num_players()
-        observations, legal, chosen, targets = [], [], [], []
-        for seen, results in teacher_games(game, teacher, games, first_seed=seed * games):
-            for state, action in seen:
-                mover = state.current_player()
-                # an array at once: a list of Python floats takes twice the memory (Tiles: 0.2 MB a decision)
-                observations.append(np.asarray(state.observation_tensor(mover), np.float32))
-                legal.append(np.asarray(state.legal_actions(), np.int32))
-                chosen.append(action)
-                from_mover = [results[(mover + k) % seats] for k in range(seats)]
-                targets.append(from_mover[0] if seats == 2 else from_mover)
-        return cls(np.asarray(observations, np.float32), legal, np.asarray(chosen, np.int32),
-                   np.asarray(targets, np.float32))
+    def of(cls, game: Any, teacher: str, games: int, seed: int, workers: int = 1) -> "Positions":
+        """The decisions of ``games`` seeded games of ``teacher``, played on
+        ``workers`` processes (the same decisions, in the same order, however many)."""
+        first = seed * games
+        if workers <= 1 or games < 2:
+            return cls(*_decisions((game.name, game.json_options(), teacher, first, games)))
+        from tileworks.arena.runners import LocalRunner
+
+        cuts = np.linspace(first, first + games, min(workers, games) + 1).astype(int)
+        jobs = [(game.name, game.json_options(), teacher, start, end - start) for start, end in zip(cuts, cuts[1:])]
+        parts = sorted(LocalRunner(workers).results(_decisions_from, list(enumerate(jobs))), key=lambda part: part[0])
+        observations, legal, chosen, targets = zip(*(part[1] for part in parts))
+        return cls(np.concatenate(observations), [ids for part in legal for ids in part], np.concatenate(chosen),
+                   np.concatenate(targets))
 
     def arrays(self, indices: np.ndarray, actions: int, slots: int) -> tuple[np.ndarray, ...]:
         """The training loop's arrays for ``indices``: observations, legal
@@ -97,6 +97,34 @@ class Positions:
                 legal[row, self.legal[index]] = True
             policy[np.arange(count), self.chosen[indices]] = 1.0
         return self.observations[indices], legal, policy, self.targets[indices]
+
+
+def _decisions(job: tuple[str, dict[str, Any], str, int, int]) -> tuple[np.ndarray, list[np.ndarray], np.ndarray, np.ndarray]:
+    """:class:`Positions`' arrays for the teacher's games ``first`` to ``first + count - 1``
+    (``job``: the game's name and options, the teacher, ``first`` and ``count``)."""
+    import tileworks
+
+    name, options, teacher, first, count = job
+    game = tileworks.load_game(name, **options)
+    seats = game.num_players()
+    observations, legal, chosen, targets = [], [], [], []
+    for seen, results in teacher_games(game, teacher, count, first_seed=first):
+        for state, action in seen:
+            mover = state.current_player()
+            # an array at once: a list of Python floats takes twice the memory (Tiles: 0.2 MB a decision)
+            observations.append(np.asarray(state.observation_tensor(mover), np.float32))
+            legal.append(np.asarray(state.legal_actions(), np.int32))
+            chosen.append(action)
+            from_mover = [results[(mover + k) % seats] for k in range(seats)]
+            targets.append(from_mover[0] if seats == 2 else from_mover)
+    return (np.asarray(observations, np.float32), legal, np.asarray(chosen, np.int32),
+            np.asarray(targets, np.float32))
+
+
+def _decisions_from(numbered: tuple[int, Any]) -> tuple[int, Any]:
+    """:func:`_decisions` in a worker, with the job's number (results come back as they finish)."""
+    number, job = numbered
+    return number, _decisions(job)
 
 
 #: positions a call of the training loop learns from at once (a multiple of any batch up to it)

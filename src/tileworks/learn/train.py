@@ -93,6 +93,13 @@ class TrainConfig:
     imitate: str = ""
     imitate_games: int = 1000
     imitate_epochs: int = 12
+    #: after the imitation, each iteration also learns from ``anchor`` times
+    #: as many of the teacher's decisions as it played itself (drawn afresh
+    #: each iteration, shuffled in with its own): the teacher's choices as
+    #: policy targets and its games' results as value targets, which keep
+    #: the policy near what it imitated and the value on real results
+    #: (0: self-play alone). It may change between sittings.
+    anchor: float = 0.0
     #: a new run's games each start this many random moves at most into a game
     #: (:func:`~tileworks.learn.selfplay.staggered`), so that they do not all
     #: reach the same stage at once; by default twice ``steps``
@@ -130,6 +137,10 @@ class TrainConfig:
             for name in ("imitate_games", "imitate_epochs"):
                 if getattr(self, name) < 1:
                     raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
+        if self.anchor < 0:
+            raise ValueError(f"anchor must be at least 0, not {self.anchor}")
+        if self.anchor and not self.imitate:
+            raise ValueError("anchor keeps a run near the agent it imitated: give imitate (e.g. greedy) too")
         if self.units not in ("prelu", "relu"):
             raise ValueError(f"units must be 'prelu' or 'relu', not {self.units!r}")
 
@@ -156,7 +167,7 @@ SLOTS = 512
 #: raises; a change of these is logged in ``metrics.jsonl`` (see :meth:`Trainer.resize`)
 ADJUSTABLE = ("iterations", "checkpoint_every", "eval_every", "eval_games", "opponents",
               "stagger",  # (a new run's start, and games added to a resumed one)
-              "games", "steps")
+              "games", "steps", "anchor")
 #: the adjustable settings that change the data an iteration learns from
 SELF_PLAY = ("games", "steps")
 
@@ -251,6 +262,8 @@ class Trainer:
         self.seconds = 0.0
         #: whether the run's start by imitation (if it has one) is done
         self.imitated = False
+        #: the imitated agent's decisions, once played (for the anchor)
+        self._teacher = None
         checkpoint = self.out / "checkpoint.npz"
         if checkpoint.exists():
             self._restore(checkpoint)
@@ -351,7 +364,8 @@ class Trainer:
         if not self.imitated:
             return method
         config = self.config
-        return f"imitation of {config.imitate} ({config.imitate_games:,} games), then {method}"
+        anchored = f", anchored to its decisions (anchor {config.anchor:g})" if config.anchor else ""
+        return f"imitation of {config.imitate} ({config.imitate_games:,} games), then {method}{anchored}"
 
     def export(self) -> Path:
         return self.network().save(self.out / "network")
@@ -363,17 +377,43 @@ class Trainer:
         return (self.params, self.opt_state, self.games, self.key, self.iteration, self.decisions, self.finished,
                 self.seconds)
 
+    def _teacher_positions(self) -> Any:
+        """The imitated agent's decisions (:class:`~tileworks.learn.imitate.Positions`),
+        its games played on every core, kept for the anchor; played again
+        where a resumed run needs them (the same games: they are seeded by the run's seed)."""
+        from tileworks.learn.imitate import Positions
+
+        if self._teacher is None:
+            config = self.config
+            game = tileworks.load_game(config.game, **config.options)
+            self._teacher = Positions.of(game, config.imitate, config.imitate_games, config.seed,
+                                         workers=os.cpu_count() or 1)
+        return self._teacher
+
+    def _anchored(self, positions: tuple[Any, ...], count: int) -> tuple[Any, ...]:
+        """An iteration's ``count`` self-play ``positions`` and, with an
+        anchor, the teacher's decisions drawn for this iteration after them."""
+        config = self.config
+        if not config.anchor:
+            return positions
+        teacher = self._teacher_positions()
+        drawn = round(config.anchor * count)
+        rng = np.random.default_rng([config.seed, self.iteration])
+        chosen = rng.choice(len(teacher), drawn, replace=drawn > len(teacher))
+        extra = teacher.arrays(chosen, int(self.env.num_actions), config.slots)
+        return tuple(jnp.concatenate([mine, jnp.asarray(theirs, mine.dtype)]) for mine, theirs in zip(positions, extra))
+
     def imitate(self) -> dict[str, Any]:
         """A new run's start by imitation (:mod:`tileworks.learn.imitate`):
         ``imitate_epochs`` passes over the teacher's decisions, shuffled, in
         chunks of :data:`~tileworks.learn.imitate.CHUNK` (a last part chunk
         of each pass is left out); its line in ``metrics.jsonl`` says how it went."""
-        from tileworks.learn.imitate import CHUNK, Positions
+        from tileworks.learn.imitate import CHUNK
 
         config = self.config
         started = time.perf_counter()
         game = tileworks.load_game(config.game, **config.options)
-        positions = Positions.of(game, config.imitate, config.imitate_games, config.seed)
+        positions = self._teacher_positions()
         chunk = min(max(CHUNK // config.batch, 1) * config.batch, len(positions) // config.batch * config.batch)
         if not chunk:
             raise ValueError(f"{config.imitate_games} games of {config.imitate} hold {len(positions)} decisions, "
@@ -407,13 +447,13 @@ class Trainer:
         self.games, trajectory = self.play(self.params, self.games, play_key, steps=config.steps)
         targets = self.value_targets(self.params, trajectory, self.games)
         positions = config.steps * config.games
-        flat = jax.tree.map(lambda a: a.reshape((positions,) + a.shape[2:]), (
-            trajectory.observation, trajectory.legal, trajectory.policy, targets))
-        #: the iteration's positions: observations, legal masks, policy and value targets
+        flat = self._anchored(jax.tree.map(lambda a: a.reshape((positions,) + a.shape[2:]), (
+            trajectory.observation, trajectory.legal, trajectory.policy, targets)), positions)
+        #: the iteration's positions: observations, legal masks, policy and value targets (the teacher's after an anchor's)
         self.last_positions = flat
         losses = []
         for epoch in range(config.epochs):
-            order = jax.random.permutation(jax.random.fold_in(shuffle_key, epoch), positions)
+            order = jax.random.permutation(jax.random.fold_in(shuffle_key, epoch), len(flat[0]))
             self.params, self.opt_state, parts = self.learn(self.params, self.opt_state, flat, order, batch=config.batch)
             losses.append(parts)
         policy_loss, value_loss = (float(np.mean(np.concatenate([np.asarray(p[i]) for p in losses]))) for i in (0, 1))
