@@ -6,7 +6,7 @@
 #
 #   LIMIT=450 OUT=/tmp/sitting training/sitting.sh azul-2p kiln-2p tuileries-2p-anchored tiles-2p
 #
-# Where the machine cannot install from an index, put the wheels it lacks (pgx, mctx, svgwrite)
+# Where the machine cannot install from an index, put the wheels it lacks (pgx, mctx, svgwrite, threadpoolctl)
 # in .whl/ in this repository's root: they are installed into /tmp/site first, and tileworks is
 # imported from src/ (carry src/tileworks.egg-info too: its entry points name the games).
 set -u

@@ -345,7 +345,7 @@ def _near_cells(height: int, width: int, reach: int, box: tuple[int, int, int, i
                 columns.append(np.where(on_board, held, beyond))
             neighbours.append(np.concatenate(columns))
     every = np.divmod(np.arange(height * width), width)
-    near, spread = np.stack(neighbours, axis=1), holder(every[0], every[1])
+    near, spread = np.stack(neighbours, axis=1).astype(np.int32), holder(every[0], every[1]).astype(np.int32)
     near.setflags(write=False)  # shared by every call with the same box (the cache)
     spread.setflags(write=False)
     return near, spread
