@@ -353,6 +353,8 @@ def test_an_anchored_run_keeps_near_its_teacher_as_it_plays_itself(tmp_path):
     held_out = fresh.arrays(np.arange(len(fresh)), game.num_distinct_actions(), slots=0)
     assert loss_parts_on(anchored.params, held_out)[0] < loss_parts_on(free.params, held_out)[0]
     assert anchored.network().about["method"].endswith("anchored to its decisions (anchor 1)")
+    assert "anchored to the imitated decisions" in (tmp_path / "anchored" / "report.md").read_text()
+    assert "anchored" not in (tmp_path / "free" / "report.md").read_text()
     with pytest.raises(ValueError, match="anchor keeps a run near the agent it imitated: give imitate"):
         TrainConfig("dominoes", anchor=0.5)
     with pytest.raises(ValueError, match="anchor must be at least 0, not -1"):

@@ -81,6 +81,8 @@ def write_report(out: str | Path) -> Path:
              *(f"- started by imitation of {row['teacher']}: {row['decisions']:,} decisions of {row['games']:,} "
                f"games, {row['epochs']} passes, last policy loss {row['policy_loss']:.3f}, value loss "
                f"{row['value_loss']:.3f} ({row['seconds'] / 60:.1f} min)" for row in [read_imitation(out)] if row),
+             *([f"- anchored to the imitated decisions: each iteration also learns from {config['anchor']:g} of "
+                f"them for each of its own"] if config.get("anchor") else []),
              *(f"- from iteration {row['iteration']} on {row['device']}: {row['settings']['games']} games side by "
                f"side, {row['settings']['steps']} decisions each an iteration (were {row['were']['games']} and "
                f"{row['were']['steps']})" for row in read_sittings(out)),
