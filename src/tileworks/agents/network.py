@@ -334,15 +334,15 @@ def _near_cells(height: int, width: int, reach: int, box: tuple[int, int, int, i
     in_box = np.divmod(np.arange((bottom - top) * (right - left)), max(right - left, 1))
     in_box = (in_box[0] + top, in_box[1] + left)
     beyond = side * side + (bottom - top) * (right - left)
+    groups = ((small, (side, side), lambda row, column: row * side + column), (in_box, (height, width), holder))
     neighbours = []
     for dy in (-1, 0, 1):
         for dx in (-1, 0, 1):
             columns = []
-            for (rows, cols), size in ((small, (side, side)), (in_box, (height, width))):
+            for (rows, cols), size, held in groups:
                 row, column = rows + dy, cols + dx
                 on_board = (row >= 0) & (row < size[0]) & (column >= 0) & (column < size[1])
-                held = row * side + column if rows is small[0] else holder(row, column)
-                columns.append(np.where(on_board, held, beyond))
+                columns.append(np.where(on_board, held(row, column), beyond))
             neighbours.append(np.concatenate(columns))
     every = np.divmod(np.arange(height * width), width)
     near, spread = np.stack(neighbours, axis=1).astype(np.int32), holder(every[0], every[1]).astype(np.int32)
@@ -403,7 +403,7 @@ def one_thread_for_products() -> None:
     there reads one position at a time, whose products BLAS's own threads
     barely speed up; with a worker on every core, those threads only take
     turns with each other's. Tiles' ``net`` against itself on 2 workers and
-    2 cores played 2.1 games a second without this and 28.7 with it
+    2 cores played 2.1 games a second without this and 27.5 with it
     (docs/performance.md, "Reading a large board near its tiles")."""
     from threadpoolctl import threadpool_limits
 

@@ -67,12 +67,13 @@ class Positions:
         ``workers`` processes (the same decisions, in the same order, however many)."""
         first = seed * games
         if workers <= 1 or games < 2:
-            return cls(*_decisions((game.name, game.json_options(), teacher, first, games)))
+            return cls(*_decisions(game, teacher, first, games))
         from tileworks.arena.runners import LocalRunner
 
         cuts = np.linspace(first, first + games, min(workers, games) + 1).astype(int)
-        jobs = [(game.name, game.json_options(), teacher, start, end - start) for start, end in zip(cuts, cuts[1:])]
-        parts = sorted(LocalRunner(workers).results(_decisions_from, list(enumerate(jobs))), key=lambda part: part[0])
+        jobs = [(number, game.name, game.json_options(), teacher, start, end - start)
+                for number, (start, end) in enumerate(zip(cuts, cuts[1:]))]
+        parts = sorted(LocalRunner(workers).results(_decisions_in_worker, jobs), key=lambda part: part[0])
         observations, legal, chosen, targets = zip(*(part[1] for part in parts))
         return cls(np.concatenate(observations), [ids for part in legal for ids in part], np.concatenate(chosen),
                    np.concatenate(targets))
@@ -99,13 +100,8 @@ class Positions:
         return self.observations[indices], legal, policy, self.targets[indices]
 
 
-def _decisions(job: tuple[str, dict[str, Any], str, int, int]) -> tuple[np.ndarray, list[np.ndarray], np.ndarray, np.ndarray]:
-    """:class:`Positions`' arrays for the teacher's games ``first`` to ``first + count - 1``
-    (``job``: the game's name and options, the teacher, ``first`` and ``count``)."""
-    import tileworks
-
-    name, options, teacher, first, count = job
-    game = tileworks.load_game(name, **options)
+def _decisions(game: Any, teacher: str, first: int, count: int) -> tuple[np.ndarray, list[np.ndarray], np.ndarray, np.ndarray]:
+    """:class:`Positions`' arrays for the teacher's games ``first`` to ``first + count - 1``."""
     seats = game.num_players()
     observations, legal, chosen, targets = [], [], [], []
     for seen, results in teacher_games(game, teacher, count, first_seed=first):
@@ -121,10 +117,14 @@ def _decisions(job: tuple[str, dict[str, Any], str, int, int]) -> tuple[np.ndarr
             np.asarray(targets, np.float32))
 
 
-def _decisions_from(numbered: tuple[int, Any]) -> tuple[int, Any]:
-    """:func:`_decisions` in a worker, with the job's number (results come back as they finish)."""
-    number, job = numbered
-    return number, _decisions(job)
+def _decisions_in_worker(job: tuple[int, str, dict[str, Any], str, int, int]) -> tuple[int, Any]:
+    """:func:`_decisions` in a worker process (``job``: its number, the game's
+    name and options, the teacher, ``first`` and ``count``), with the job's
+    number: results come back as they finish."""
+    import tileworks
+
+    number, name, options, teacher, first, count = job
+    return number, _decisions(tileworks.load_game(name, **options), teacher, first, count)
 
 
 #: positions a call of the training loop learns from at once (a multiple of any batch up to it)

@@ -390,14 +390,14 @@ class Trainer:
                                          workers=os.cpu_count() or 1)
         return self._teacher
 
-    def _anchored(self, positions: tuple[Any, ...], count: int) -> tuple[Any, ...]:
-        """An iteration's ``count`` self-play ``positions`` and, with an
-        anchor, the teacher's decisions drawn for this iteration after them."""
+    def _anchored(self, positions: tuple[Any, ...]) -> tuple[Any, ...]:
+        """An iteration's self-play ``positions`` and, with an anchor, the
+        teacher's decisions drawn for this iteration after them."""
         config = self.config
         if not config.anchor:
             return positions
         teacher = self._teacher_positions()
-        drawn = round(config.anchor * count)
+        drawn = round(config.anchor * len(positions[0]))
         rng = np.random.default_rng([config.seed, self.iteration])
         chosen = rng.choice(len(teacher), drawn, replace=drawn > len(teacher))
         extra = teacher.arrays(chosen, int(self.env.num_actions), config.slots)
@@ -412,7 +412,6 @@ class Trainer:
 
         config = self.config
         started = time.perf_counter()
-        game = tileworks.load_game(config.game, **config.options)
         positions = self._teacher_positions()
         chunk = min(max(CHUNK // config.batch, 1) * config.batch, len(positions) // config.batch * config.batch)
         if not chunk:
@@ -448,7 +447,7 @@ class Trainer:
         targets = self.value_targets(self.params, trajectory, self.games)
         positions = config.steps * config.games
         flat = self._anchored(jax.tree.map(lambda a: a.reshape((positions,) + a.shape[2:]), (
-            trajectory.observation, trajectory.legal, trajectory.policy, targets)), positions)
+            trajectory.observation, trajectory.legal, trajectory.policy, targets)))
         #: the iteration's positions: observations, legal masks, policy and value targets (the teacher's after an anchor's)
         self.last_positions = flat
         losses = []
