@@ -13,18 +13,21 @@ set -u
 LIMIT=${LIMIT:-450}
 OUT=${OUT:-sitting}
 
-settings() {  # each run's own settings (as in its config.json), with the GPU's number of games
-  case $1 in
-    azul-2p|azul-2p-prelu) echo azul --games 2048 --steps 32 --simulations 16 --opponents random,greedy,mcts:easy ;;
-    azul-3p-anchored) echo azul -o players=3 --imitate greedy --imitate-games 2000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy ;;
-    azul-4p-anchored) echo azul -o players=4 --imitate greedy --imitate-games 2000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy ;;
-    kiln-2p-anchored) echo kiln --imitate greedy --imitate-games 1000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy ;;
-    tuileries-2p-board) echo tuileries --network board --imitate greedy --imitate-games 2000 --games 2048 --steps 32 --simulations 16 --opponents random,greedy ;;
-    # Tuileries' board run drifted from greedy's choices (docs/strength.md): started again with an anchor to them
-    tuileries-2p-anchored) echo tuileries --network board --imitate greedy --imitate-games 2000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy ;;
-    tiles-2p) echo tiles --network board --imitate greedy --imitate-games 1000 --games 2048 --steps 16 --simulations 8 --opponents random,greedy ;;
-    *) echo "no settings for a run named $1 (runs: azul-2p azul-2p-prelu azul-3p-anchored azul-4p-anchored kiln-2p-anchored tuileries-2p-board tuileries-2p-anchored tiles-2p)" >&2; return 1 ;;
-  esac
+# each run's own settings (as in its config.json), with the GPU's number of games
+declare -A SETTINGS=(
+  [azul-2p]="azul --games 2048 --steps 32 --simulations 16 --opponents random,greedy,mcts:easy"
+  [azul-2p-prelu]="azul --games 2048 --steps 32 --simulations 16 --opponents random,greedy,mcts:easy"
+  [azul-3p-anchored]="azul -o players=3 --imitate greedy --imitate-games 2000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy"
+  [azul-4p-anchored]="azul -o players=4 --imitate greedy --imitate-games 2000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy"
+  [kiln-2p-anchored]="kiln --imitate greedy --imitate-games 1000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy"
+  [tuileries-2p-board]="tuileries --network board --imitate greedy --imitate-games 2000 --games 2048 --steps 32 --simulations 16 --opponents random,greedy"
+  # Tuileries' board run drifted from greedy's choices (docs/strength.md): started again with an anchor to them
+  [tuileries-2p-anchored]="tuileries --network board --imitate greedy --imitate-games 2000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy"
+  [tiles-2p]="tiles --network board --imitate greedy --imitate-games 1000 --games 2048 --steps 16 --simulations 8 --opponents random,greedy"
+)
+settings() {
+  [ -n "${SETTINGS[$1]:-}" ] || { echo "no settings for a run named $1 (runs: ${!SETTINGS[*]})" >&2; return 1; }
+  echo "${SETTINGS[$1]}"
 }
 [ $# -gt 0 ] || { echo "name the runs to resume, e.g. azul-2p tiles-2p" >&2; exit 2; }
 for name in "$@"; do settings "$name" >/dev/null || exit 2; done
