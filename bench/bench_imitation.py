@@ -8,7 +8,8 @@ training loop's own loss and optimiser), then measure
 - its **agreement**: on the decisions of 30 fresh games between teachers,
   how often the network's likeliest legal action is one the game's
   evaluation rates best (``State.evaluate_after``: greedy's own choice,
-  ties included);
+  ties included), in all and phase by phase where the game's record of a
+  position names its phase (KILN: push, group, place, sale);
 - its score as ``net`` against random and against the teacher (100 games each, seats alternating).
 
 Usage:
@@ -52,13 +53,19 @@ def fresh_decisions(game, teacher: str, games: int = 30) -> tuple[list, list[np.
     return states, legal_ids, best
 
 
-def agreement(game, network, teacher: str, games: int = 30) -> tuple[int, int]:
-    """How many of the teacher's decisions with a choice (in fresh games)
-    the network's likeliest legal action is one the game's evaluation rates best."""
+def agreement(game, network, teacher: str, games: int = 30) -> dict[str, tuple[int, int]]:
+    """Of the teacher's decisions with a choice (in fresh games), how many
+    there are and at how many the network's likeliest legal action is one
+    the game's evaluation rates best: ``"all"`` of them, and each phase's."""
     states, legal_ids, best = fresh_decisions(game, teacher, games)
-    agree = sum(bool(rated[int(np.argmax(network.evaluate(state.observation_tensor(state.current_player()))[0][legal]))])
-                for state, legal, rated in zip(states, legal_ids, best))
-    return agree, len(states)
+    counts: dict[str, tuple[int, int]] = {}
+    for state, legal, rated in zip(states, legal_ids, best):
+        agrees = bool(rated[int(np.argmax(network.evaluate(state.observation_tensor(state.current_player()))[0][legal]))])
+        for kind in ("all", state.to_json()["state"].get("phase")):
+            if kind is not None:
+                total, agreed = counts.get(kind, (0, 0))
+                counts[kind] = (total + 1, agreed + agrees)
+    return counts
 
 
 def main(argv: list[str]) -> None:
@@ -89,8 +96,11 @@ def main(argv: list[str]) -> None:
     network = trainer.network()
     if args.save:
         network.save(args.save)
-    agree, total = agreement(game, network, args.teacher)
+    counts = agreement(game, network, args.teacher)
+    total, agree = counts.pop("all")
     print(f"  agreement with the evaluation's best: {agree} of {total} decisions ({agree / total:.1%})")
+    for phase, (total, agree) in counts.items():
+        print(f"    {phase}: {agree} of {total} ({agree / total:.1%})")
     for opponent in ("random", args.teacher):
         result = evaluate_against(game, network, opponent, games=100, seed=1)
         print(f"  net against {opponent}: {result.score:.3f} ({result.low:.2f}-{result.high:.2f}), 100 games")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import jax
 import jax.numpy as jnp
@@ -125,6 +126,110 @@ def test_a_tuileries_board_network_reads_each_tiles_logit_at_the_square_it_would
     moved = np.argwhere(np.abs(by_tile).max(axis=0) > 1e-6)
     assert len(moved) and np.abs(moved - [3, 3]).max() <= reach
     assert (np.abs(by_tile[:, 3, 3]) > 1e-6).all()  # every tile's placement on d4 itself
+
+
+def kiln_position_placing(seed=0):
+    """A KILN position from random play where the mover places a copied
+    shape of several tiles in the warehouse of the colour in play, already painted in."""
+    from tileworks.games.kiln.constants import PLACING
+
+    rng, state = random.Random(seed), tileworks.load_game("kiln").new_initial_state()
+    while not (state.phase == PLACING and bin(state.pending).count("1") > 1 and state.warehouses[state.mover_colour()]):
+        assert not state.is_terminal()
+        state.apply_action(sample_chance(state, rng) if state.is_chance_node() else rng.choice(state.legal_actions()))
+    return state
+
+
+def test_kilns_canvas_draws_the_kiln_in_its_rack_and_the_warehouse_in_play():
+    """A network reads KILN as two boards: the kiln's tiles by colour in
+    their rack with the outer tile on its border cell, and, apart from it,
+    the warehouse of the colour being copied, with the shape being placed.
+    Nothing is drawn between the boards or on the rack's corners."""
+    from tileworks.agents.network import canvas_planes
+    from tileworks.games.kiln.observation import border_cell, rack_cell, warehouse_cell
+
+    state = kiln_position_placing()
+    board = state.game().board_layout()
+    planes = canvas_planes(np.asarray(state.observation_tensor(0), np.float32), board).reshape(-1, board["planes"])
+    kiln_cells = [rack_cell(k) for k in range(36)]
+    for colour, mask in enumerate(state.masks):
+        assert [int(planes[c, colour]) for c in kiln_cells] == [mask >> k & 1 for k in range(36)]
+    assert np.flatnonzero(planes[:, 5]).tolist() == [border_cell(state.outer_cell)]
+    assert sorted(np.flatnonzero(planes[:, 6]).tolist()) == sorted(kiln_cells)
+    in_play = state.warehouses[state.mover_colour()]
+    others = [w for colour, w in enumerate(state.warehouses) if colour != state.mover_colour()]
+    assert in_play not in others  # the warehouse in play is told apart from the rest
+    warehouse = [warehouse_cell(c) for c in range(25)]
+    assert [int(planes[c, 11]) for c in warehouse] == [in_play >> c & 1 for c in range(25)]
+    assert [int(planes[c, 12]) for c in warehouse] == [state.pending >> c & 1 for c in range(25)]
+    drawn = np.flatnonzero(planes.any(axis=1))
+    assert set(drawn) <= set(kiln_cells) | {border_cell(b) for b in range(24)} | set(warehouse)
+
+
+def test_kilns_canvas_network_is_the_one_jax_trains_and_keeps_its_boards_apart():
+    """KILN's network in NumPy is the one JAX trains. A tile added on b7
+    moves the logits of the groups near it and of every push whose line
+    passes near it, however far its border cell (h7 pushes b7's row from
+    six cells away); it moves no push of a line out of the network's
+    reach, and no placement's or erase's logit: the warehouse is a board
+    of its own."""
+    from tileworks.games.kiln.board import BORDER_INDEX, KILN_CELL_INDEX
+    from tileworks.games.kiln.constants import ERASE, GROUP, NO_SALE, PLACE
+
+    game = tileworks.load_game("kiln")
+    empty, placed, reach = placement_logits(game, [2 * 36 + KILN_CELL_INDEX["b7"]])  # a green tile on b7
+    assert reach == 3  # a convolution in, one block of two
+    moved = set(np.flatnonzero(np.abs(placed - empty) > 1e-6).tolist())
+    pushes = {name for name, border in BORDER_INDEX.items() if border in moved}
+    assert {"b8", "b1", "h7", "a7", "e8", "h4"} <= pushes  # lines within three cells of b7
+    assert not pushes & {"h3", "h2", "a3", "a2", "f8", "g8", "f1", "g1"}  # lines four or more away
+    groups = {name for name, cell in KILN_CELL_INDEX.items() if GROUP + cell in moved}
+    assert {"b7", "e7", "b4", "e4"} <= groups and not groups & {"f7", "b3", "g2"}
+    assert not any(PLACE <= a < ERASE + 25 for a in moved)
+    assert NO_SALE in moved  # read from the pooled features of both boards
+
+
+#: a canvas of one board of two cells, over an observation of three entries
+CANVAS = {"planes": 1, "height": 1, "width": 2, "channels": 1, "observation": 3, "inputs": [0, 3],
+          "mixed": [[[1, 2]]], "globals": [2], "regions": [[0, 1]], "actions": [0, [0, 1], -1]}
+
+
+@pytest.mark.parametrize("change, fault", [
+    ({"inputs": [0]}, "1 inputs for 1 planes of 2 cells"),
+    ({"inputs": [0, 4]}, "an input reads past the observation (3 entries, 1 derived)"),
+    ({"mixed": [[[1, 3]]]}, "a derived entry reads past the observation"),
+    ({"mixed": [[[1, 2]], [[0, 1], [0, 2]]], "inputs": [3, 4]}, "every derived entry must sum the same number"),
+    ({"globals": [5]}, "a global reads past the observation"),
+    ({"regions": [[0, 2]]}, "a region's cell is not on the canvas"),
+    ({"actions": [0, [0, -1], -1]}, "action 1's slot -1 is not on the canvas"),
+])
+def test_a_canvas_layout_with_a_fault_is_refused_by_name(change, fault):
+    from tileworks.agents.network import check_canvas
+
+    check_canvas(CANVAS)
+    with pytest.raises(ValueError, match=re.escape(fault)):
+        check_canvas({**CANVAS, **change})
+
+
+def test_a_canvas_reads_its_cells_products_and_constants_and_means_its_logits():
+    """A small canvas: a cell reads an observation entry, another a derived
+    entry (a product of two); an action's logit is a cell's, another's the
+    mean of two cells', a third's from the pooled features; NumPy and JAX agree."""
+    from tileworks.agents.network import canvas_planes
+
+    observation = np.array([[0.5, 2.0, 3.0]], np.float32)
+    assert canvas_planes(observation, CANVAS).tolist() == [[[[0.5], [6.0]]]]
+    constants = {**CANVAS, "inputs": [-1, -2]}  # -1 reads 0, -2 reads 1
+    assert canvas_planes(observation, constants).tolist() == [[[[0.0], [1.0]]]]
+    board = {**CANVAS, "actions": [0, 1, [0, 1], -1]}
+    params = nudged(init_board_params(np.random.default_rng(0), 3, 4, board, hidden=4, blocks=1))
+    logits, _ = forward(params, observation, np, board)
+    assert np.isclose(logits[0, 2], (logits[0, 0] + logits[0, 1]) / 2) and not np.isclose(logits[0, 0], logits[0, 1])
+    params["policy/b"] = params["policy/b"] + 1.0  # moves every cell's logit, and not the pooled one
+    moved, _ = forward(params, observation, np, board)
+    assert np.allclose(moved[0, :3], logits[0, :3] + 1.0) and np.isclose(moved[0, 3], logits[0, 3])
+    jax_logits, _ = jax.jit(lambda p, o: forward(p, o, jnp, board))(jax.tree.map(jnp.asarray, params), observation)
+    assert np.allclose(moved, np.asarray(jax_logits), atol=1e-5)
 
 
 def test_a_large_board_is_read_only_near_its_tiles_and_gives_what_the_whole_board_gives():

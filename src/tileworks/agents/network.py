@@ -31,6 +31,15 @@ that its size does not grow with the board's::
 
 (``conv3``: a 3 x 3 convolution over the cells, zero beyond the board.)
 
+A game with several boards (KILN: the kiln in its rack, and the
+warehouse a tile group is copied into) draws them side by side on one
+grid of cells, a *canvas* layout (``Game.board_layout`` with
+``"inputs"``): each plane's cells are read from wherever they lie in the
+observation, cells that belong to no board are kept at zero (so a board's
+edge reads as the end of the board, as on a board of its own), the pooled
+features are taken board by board, and each action id names the cell and
+channel its logit is read at.
+
 ``act`` is a PReLU (He et al., "Delving deep into rectifiers", 2015): a
 unit passes what is positive and a learned fraction of what is negative
 (the layer's ``slope``, one a unit, starting at a quarter). A plain ReLU
@@ -116,6 +125,10 @@ def init_board_params(rng: Any, observation_size: int, actions: int, board: dict
     """
     planes, cells, channels = board["planes"], board["height"] * board["width"], board["channels"]
     extras, globals_ = actions - cells * channels, observation_size - planes * cells
+    pooled = 2 * hidden
+    if "inputs" in board:
+        canvas = _canvas(board)
+        extras, globals_, pooled = len(canvas.extras), len(canvas.globals), 2 * hidden * len(canvas.regions)
 
     def dense(*shape: int, scale: float = 1.0) -> np.ndarray:
         fan_in = int(np.prod(shape[:-1]))
@@ -133,8 +146,8 @@ def init_board_params(rng: Any, observation_size: int, actions: int, board: dict
     params.update({
         "out/norm/scale": np.ones(hidden, np.float32), "out/norm/bias": np.zeros(hidden, np.float32),
         "policy/w": np.zeros((hidden, channels), np.float32), "policy/b": np.zeros(channels, np.float32),
-        "extra/w": np.zeros((2 * hidden, extras), np.float32), "extra/b": np.zeros(extras, np.float32),
-        "value/w1": dense(2 * hidden, value_hidden), "value/b1": np.zeros(value_hidden, np.float32),
+        "extra/w": np.zeros((pooled, extras), np.float32), "extra/b": np.zeros(extras, np.float32),
+        "value/w1": dense(pooled, value_hidden), "value/b1": np.zeros(value_hidden, np.float32),
         "value/w2": dense(value_hidden, value_outputs(seats), scale=0.1),
         "value/b2": np.zeros(value_outputs(seats), np.float32),
     })
@@ -212,16 +225,22 @@ def _max_over_cells(x: Any, xp: Any) -> Any:
     In JAX, read at the first largest cell: the gradient of a plain max
     divides among equal cells by counting them, and XLA's unoptimised CPU
     code (the tests' -O0) counted none and gave NaN."""
-    flat = x.reshape(x.shape[:-3] + (-1, x.shape[-1]))
+    return _max_over_rows(x.reshape(x.shape[:-3] + (-1, x.shape[-1])), xp)
+
+
+def _max_over_rows(x: Any, xp: Any) -> Any:
+    """Each channel's largest value over the cells of ``x [..., cells, C]`` (as :func:`_max_over_cells`)."""
     if xp is np:
-        return flat.max(axis=-2)
-    first = xp.argmax(flat, axis=-2)
-    return xp.take_along_axis(flat, first[..., None, :], axis=-2)[..., 0, :]
+        return x.max(axis=-2)
+    first = xp.argmax(x, axis=-2)
+    return xp.take_along_axis(x, first[..., None, :], axis=-2)[..., 0, :]
 
 
 def _board_trunk(params: dict[str, Any], observation: Any, xp: Any, board: dict[str, int],
                  learning: bool = False) -> tuple[Any, Any]:
     """:func:`_trunk` for a board network: the logits, and the pooled features the value head reads."""
+    if "inputs" in board:
+        return _canvas_trunk(params, observation, xp, board, learning)
     planes, height, width = board["planes"], board["height"], board["width"]
     cells = planes * height * width
     batch = observation.shape[:-1]
@@ -229,6 +248,136 @@ def _board_trunk(params: dict[str, Any], observation: Any, xp: Any, board: dict[
     context = observation[..., cells:] @ params["globals/w"] + params["globals/b"]
     x = _board_body(params, x, context[..., None, None, :], lambda h, w: _conv3(h, w, xp, learning), xp)
     return _board_heads(params, x, board, xp)
+
+
+@dataclass(frozen=True)
+class _Canvas:
+    """A canvas layout's index arrays (see :func:`check_canvas` for the layout itself)."""
+
+    inputs: np.ndarray  # [planes * cells]: where each plane's cell is read in the extended observation
+    mixed: np.ndarray  # [D, K, 2]: each derived entry, a sum of K products of two observation entries
+    globals: np.ndarray  # the observation entries every cell is told
+    mask: np.ndarray  # [height, width, 1]: 1 on a board's cells, 0 between boards
+    regions: tuple[np.ndarray, ...]  # each board's cells, pooled apart
+    extras: np.ndarray  # the action ids read from the pooled features, in order
+    logit_at: np.ndarray  # [actions, K]: where each action id's logit is read, in [cells * channels | extras]
+    logit_weight: np.ndarray  # [actions, K]: how much each of those places counts (a mean; 0 for padding)
+
+
+#: the canvas layouts seen lately, by identity (a layout is a plain dict, read at every forward pass)
+_CANVASES: dict[int, tuple[dict[str, Any], _Canvas]] = {}
+_CANVASES_KEPT = 16
+
+
+def _canvas(board: dict[str, Any]) -> _Canvas:
+    """The index arrays of the canvas layout ``board``, made once a layout object."""
+    seen = _CANVASES.get(id(board))
+    if seen is not None and seen[0] is board:
+        return seen[1]
+    check_canvas(board)
+    cells, channels = board["height"] * board["width"], board["channels"]
+    mixed = np.asarray(board.get("mixed") or np.zeros((0, 1, 2)), np.int64)
+    extended = board["observation"] + len(mixed) + 2  # the observation, the derived entries, then 0 and 1
+    inputs = np.asarray(board["inputs"], np.int64)
+    inputs = np.where(inputs < 0, extended + inputs, inputs)  # -1 reads 0, -2 reads 1
+    mask = np.zeros(cells, np.float32)
+    regions = tuple(np.asarray(region, np.int64) for region in board["regions"])
+    for region in regions:
+        mask[region] = 1.0
+    slots = [[slot] if isinstance(slot, int) else list(slot) for slot in board["actions"]]
+    extras = np.asarray([action for action, read in enumerate(slots) if read == [-1]], np.int64)
+    for k, action in enumerate(extras):
+        slots[action] = [cells * channels + k]
+    widest = max(len(read) for read in slots)
+    logit_at = np.asarray([read + [0] * (widest - len(read)) for read in slots], np.int64)
+    logit_weight = np.asarray([[1.0 / len(read)] * len(read) + [0.0] * (widest - len(read)) for read in slots],
+                              np.float32)
+    canvas = _Canvas(inputs, mixed, np.asarray(board["globals"], np.int64),
+                     mask.reshape(board["height"], board["width"], 1), regions, extras, logit_at, logit_weight)
+    if len(_CANVASES) >= _CANVASES_KEPT:
+        del _CANVASES[next(iter(_CANVASES))]  # the oldest
+    _CANVASES[id(board)] = (board, canvas)
+    return canvas
+
+
+def check_canvas(board: dict[str, Any]) -> None:
+    """Raise ``ValueError`` naming the first fault of a canvas layout.
+
+    Beside ``planes``, ``height``, ``width`` and ``channels``, a canvas
+    layout holds: ``observation``, the observation's size; ``inputs``, for
+    each plane's cells (plane by plane, row by row) the observation entry
+    it reads, where ``-1`` reads 0, ``-2`` reads 1, and the observation's
+    size plus ``d`` reads the ``d``-th derived entry; ``mixed`` (optional),
+    the derived entries, each a sum of products of two observation entries
+    (``[[a, b], ...]``: KILN's warehouse in play is the colour in play's
+    one-hot times each warehouse); ``globals``, the observation entries
+    told to every cell; ``regions``, each board's cells (the rest lie
+    between boards); ``actions``, for each action id the slot its logit is
+    read at (``cell * channels + channel``), a list of slots whose mean it
+    is (KILN: a push's, over the line it shifts), or ``-1`` for one read
+    from the pooled features.
+
+    >>> check_canvas({"planes": 1, "height": 1, "width": 2, "channels": 1, "observation": 2,
+    ...               "inputs": [0, 1], "globals": [], "regions": [[0, 1]], "actions": [0, 2]})
+    Traceback (most recent call last):
+    ...
+    ValueError: canvas layout: action 1's slot 2 is not on the canvas (2 cells x 1 channels)
+    """
+    cells = board["height"] * board["width"]
+    size, derived = board["observation"], len(board.get("mixed", []))
+    if len(board["inputs"]) != board["planes"] * cells:
+        raise ValueError(f"canvas layout: {len(board['inputs'])} inputs for {board['planes']} planes of {cells} cells")
+    if any(not -2 <= i < size + derived for i in board["inputs"]):
+        raise ValueError(f"canvas layout: an input reads past the observation ({size} entries, {derived} derived)")
+    if any(not 0 <= i < size for pairs in board.get("mixed", []) for pair in pairs for i in pair):
+        raise ValueError(f"canvas layout: a derived entry reads past the observation ({size} entries)")
+    if len({len(pairs) for pairs in board.get("mixed", [])}) > 1:
+        raise ValueError("canvas layout: every derived entry must sum the same number of products")
+    if any(not 0 <= i < size for i in board["globals"]):
+        raise ValueError(f"canvas layout: a global reads past the observation ({size} entries)")
+    if any(not 0 <= c < cells for region in board["regions"] for c in region):
+        raise ValueError(f"canvas layout: a region's cell is not on the canvas ({cells} cells)")
+    for action, read in enumerate(board["actions"]):
+        for slot in [read] if isinstance(read, int) else read:
+            if not (0 <= slot < cells * board["channels"] or (slot == -1 and read == -1)):
+                raise ValueError(f"canvas layout: action {action}'s slot {slot} is not on the canvas "
+                                 f"({cells} cells x {board['channels']} channels)")
+
+
+def canvas_planes(observation: Any, board: dict[str, Any], xp: Any = np) -> Any:
+    """The boards of a canvas layout drawn from observations ``[..., size]``:
+    ``[..., height, width, planes]``, zero between the boards."""
+    canvas = _canvas(board)
+    batch = observation.shape[:-1]
+    parts = [observation]
+    if len(canvas.mixed):
+        parts.append((observation[..., canvas.mixed[..., 0]] * observation[..., canvas.mixed[..., 1]]).sum(axis=-1))
+    parts.append(xp.broadcast_to(xp.asarray([1.0, 0.0], observation.dtype), batch + (2,)))
+    extended = xp.concatenate(parts, axis=-1)
+    drawn = extended[..., canvas.inputs].reshape(batch + (board["planes"], board["height"], board["width"]))
+    return xp.moveaxis(drawn, -3, -1)
+
+
+def _canvas_trunk(params: dict[str, Any], observation: Any, xp: Any, board: dict[str, Any],
+                  learning: bool = False) -> tuple[Any, Any]:
+    """:func:`_board_trunk` for a canvas layout: the boards drawn from the
+    observation, convolved with the cells between them held at zero, pooled
+    board by board."""
+    canvas, height, width = _canvas(board), board["height"], board["width"]
+    batch = observation.shape[:-1]
+    x = canvas_planes(observation, board, xp)
+    context = observation[..., canvas.globals] @ params["globals/w"] + params["globals/b"]
+    mask = canvas.mask
+    x = _board_body(params, x, context[..., None, None, :], lambda h, w: _conv3(h * mask, w, xp, learning), xp)
+    placed = (x @ params["policy/w"] + params["policy/b"]).reshape(batch + (-1,))
+    cells = x.reshape(batch + (height * width, x.shape[-1]))
+    pooled = xp.concatenate([part for region in canvas.regions
+                             for part in (cells[..., region, :].mean(axis=-2), _max_over_rows(cells[..., region, :], xp))],
+                            axis=-1)
+    logits = xp.concatenate([placed, pooled @ params["extra/w"] + params["extra/b"]], axis=-1)
+    if canvas.logit_at.shape[1] == 1:
+        return logits[..., canvas.logit_at[:, 0]], pooled
+    return (logits[..., canvas.logit_at] * canvas.logit_weight).sum(axis=-1), pooled
 
 
 def _board_body(params: dict[str, Any], x: Any, context: Any, conv: Any, xp: Any) -> Any:
@@ -273,7 +422,7 @@ def _board_trunk_near(params: dict[str, Any], observation: np.ndarray, board: di
     planes, height, width = board["planes"], board["height"], board["width"]
     reach = reach_of(params)
     side = 2 * reach + 1
-    if height < side or width < side:
+    if "inputs" in board or height < side or width < side:
         return None
     entries = planes * height * width
     x = np.moveaxis(observation[:entries].reshape(planes, height, width), 0, -1)
@@ -442,6 +591,8 @@ class Network:
         if self.board is None:
             return self.params["in/w"].shape[0], self.params["policy/w"].shape[1], values
         board = self.board
+        if "inputs" in board:
+            return board["observation"], len(board["actions"]), values
         cells = board["height"] * board["width"]
         return (board["planes"] * cells + self.params["globals/w"].shape[0],
                 board["channels"] * cells + self.params["extra/w"].shape[1], values)

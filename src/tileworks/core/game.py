@@ -73,7 +73,7 @@ class Game(ABC):
         """Shape of ``State.observation_tensor``: flat, one dimension."""
         return [self.observation_tensor_size()]
 
-    def board_layout(self) -> dict[str, int] | None:
+    def board_layout(self) -> dict[str, Any] | None:
         """Where the observation is a board and the actions place on it, for
         networks that read it as one (convolutions); ``None`` where it is not.
 
@@ -84,7 +84,14 @@ class Game(ABC):
         cells (cell by cell: cell ``i``'s are ``i * C .. i * C + C - 1``; any
         actions after them are not tied to a cell). With ``"order":
         "channel"`` they run channel by channel instead: channel ``c`` of
-        cell ``i`` is action ``c * H * W + i`` (Tuileries: a tile on a square)."""
+        cell ``i`` is action ``c * H * W + i`` (Tuileries: a tile on a square).
+
+        A game of several boards, or whose board is not where its
+        observation starts, gives a *canvas* layout instead: its boards
+        side by side on one grid, each cell read from wherever the
+        observation holds it, and each action's logit read at the cells it
+        names (KILN: the kiln in its rack, and the warehouse in play; the
+        fields in :func:`tileworks.agents.network.check_canvas`)."""
         return None
 
     def options(self) -> dict[str, Any]:

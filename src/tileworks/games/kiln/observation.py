@@ -47,3 +47,99 @@ def observation_tensor(state: "KilnState", player: int) -> list[float]:
     t.fractions(discs, game.goal, 4)
     t.fraction(state.turns, game.turn_limit)
     return t.values
+
+
+# -- the boards a network reads (Game.board_layout) ----------------------------------------------
+#: the canvas: the rack (8 x 8: the kiln's 6 x 6 inside its 24 border cells) in columns 0-7,
+#: one empty column, then the warehouse in play in rows 0-4 of columns 9-13
+CANVAS_HEIGHT, CANVAS_WIDTH, WAREHOUSE_LEFT = 8, 14, 9
+#: where each part of the tensor starts (the table in src/tileworks/rules/kiln.md)
+KILN_AT, OUTER_COLOUR_AT, OUTER_CELL_AT, WAREHOUSES_AT, PENDING_AT, COLOUR_AT = 0, 180, 185, 209, 309, 343
+#: the planes: five of the kiln's tiles (by colour), the outer tile, the kiln's cells (as against its
+#: border), the four warehouses, the warehouse in play, the shape being placed
+PLANES = 13
+#: the channels of a cell's logits: a push through it (one for each way: down, left, up, right, as the
+#: border's four sides push), a group starting on it, a shape placed from it, an erase
+PUSH_CHANNEL, GROUP_CHANNEL, PLACE_CHANNEL, ERASE_CHANNEL, CHANNELS = 0, 4, 5, 6, 7
+
+
+def rack_cell(kiln_cell: int) -> int:
+    """The canvas cell of kiln cell ``kiln_cell`` (reading order from b7).
+
+    >>> rack_cell(0), rack_cell(35)  # b7, g2
+    (15, 90)
+    """
+    return (1 + kiln_cell // 6) * CANVAS_WIDTH + 1 + kiln_cell % 6
+
+
+def border_cell(border: int) -> int:
+    """The canvas cell of border cell ``border`` (clockwise from b8, as the pushes).
+
+    >>> [border_cell(i) for i in (0, 6, 12, 18)]  # b8, h7, g1, a2
+    [1, 21, 104, 84]
+    """
+    side, k = divmod(border, 6)
+    row, column = ((0, 1 + k), (1 + k, 7), (7, 6 - k), (6 - k, 0))[side]
+    return row * CANVAS_WIDTH + column
+
+
+def warehouse_cell(cell: int) -> int:
+    """The canvas cell of warehouse cell ``cell`` (``5 * row + column``).
+
+    >>> warehouse_cell(0), warehouse_cell(24)
+    (9, 69)
+    """
+    return (cell // 5) * CANVAS_WIDTH + WAREHOUSE_LEFT + cell % 5
+
+
+def canvas_layout(game: "KilnGame") -> dict:
+    """The kiln in its rack and the warehouse in play as boards of one
+    canvas (``Game.board_layout``; the fields in
+    :func:`tileworks.agents.network.check_canvas`). A push's logit is read
+    as the mean of the cells it moves (its border cell, the six kiln cells
+    of its line and the border cell the line's last tile leaves for), a
+    group's at its first tile's kiln cell, and a placement's and an
+    erase's at their warehouse cell; the warehouse in
+    play is the colour in play's warehouse, whichever seat owns it. Keeping
+    or declining the erase and the sales are read from the boards' pooled
+    features.
+
+    >>> import tileworks
+    >>> layout = tileworks.load_game("kiln").board_layout()
+    >>> layout["planes"], layout["height"], layout["width"], layout["channels"], len(layout["actions"])
+    (13, 8, 14, 7, 174)
+    """
+    from tileworks.games.kiln.board import LINE, OPPOSITE
+    from tileworks.games.kiln.constants import ERASE, GROUP, NUM_ACTIONS, PLACE, PUSH
+
+    size, cells = tensor_size(game), CANVAS_HEIGHT * CANVAS_WIDTH
+    inputs = [[-1] * cells for _ in range(PLANES)]
+    for kiln_cell in range(36):
+        at = rack_cell(kiln_cell)
+        for colour in range(5):
+            inputs[colour][at] = KILN_AT + 36 * colour + kiln_cell
+        inputs[6][at] = -2  # a kiln cell, not a border cell
+    for border in range(24):
+        inputs[5][border_cell(border)] = OUTER_CELL_AT + border
+    for cell in range(25):
+        at = warehouse_cell(cell)
+        for colour in range(4):
+            inputs[7 + colour][at] = WAREHOUSES_AT + 25 * colour + cell
+        inputs[11][at] = size + cell  # derived entry ``cell``: the warehouse in play
+        inputs[12][at] = PENDING_AT + cell
+    mixed = [[[COLOUR_AT + colour, WAREHOUSES_AT + 25 * colour + cell] for colour in range(4)] for cell in range(25)]
+    actions: list = [-1] * NUM_ACTIONS
+    for border in range(24):
+        moved = [border_cell(border), *(rack_cell(k) for k in range(36) if LINE[border] >> k & 1),
+                 border_cell(OPPOSITE[border])]
+        actions[PUSH + border] = [cell * CHANNELS + PUSH_CHANNEL + border // 6 for cell in moved]
+    for kiln_cell in range(36):
+        actions[GROUP + kiln_cell] = rack_cell(kiln_cell) * CHANNELS + GROUP_CHANNEL
+    for cell in range(25):
+        actions[PLACE + cell] = warehouse_cell(cell) * CHANNELS + PLACE_CHANNEL
+        actions[ERASE + cell] = warehouse_cell(cell) * CHANNELS + ERASE_CHANNEL
+    rack = sorted([rack_cell(k) for k in range(36)] + [border_cell(b) for b in range(24)])
+    return {"planes": PLANES, "height": CANVAS_HEIGHT, "width": CANVAS_WIDTH, "channels": CHANNELS, "observation": size,
+            "inputs": [i for plane in inputs for i in plane], "mixed": mixed,
+            "globals": list(range(OUTER_COLOUR_AT, size)), "regions": [rack, [warehouse_cell(c) for c in range(25)]],
+            "actions": actions}

@@ -132,6 +132,11 @@ class KilnGame(Game):
         per_colour = len(self.colours[0])
         return 1 + 3 * per_colour
 
+    def board_layout(self) -> dict[str, Any]:
+        """The kiln in its rack and the warehouse in play, side by side on
+        one canvas (:func:`tileworks.games.kiln.observation.canvas_layout`)."""
+        return observation.canvas_layout(self)
+
     def max_game_length(self) -> int:
         return self.turn_limit * self.decisions_per_turn()
 
