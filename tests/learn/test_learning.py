@@ -673,3 +673,65 @@ def test_a_shipped_network_is_small_says_how_it_was_made_and_plays_legal_moves(g
             action = agents[state.current_player()].step(state)
             assert action in state.legal_actions()
             state.apply_action(action)
+
+
+@pytest.fixture
+def kiln_networks_elsewhere(tmp_path, monkeypatch):
+    """KILN's shipped 2-player network, copied to a folder of the test's that
+    the registry names as KILN's (so that a result written beside it leaves
+    the package alone): the copy's JSON file."""
+    import dataclasses
+    import shutil
+
+    from tileworks.agents import learned
+    from tileworks.core import registry
+
+    folder = tmp_path / "networks"
+    folder.mkdir()
+    for path, about in networks_of("kiln"):
+        if about["options"]["players"] == 2:
+            for suffix in (".npz", ".json"):
+                shutil.copy(path.with_suffix(suffix), folder / path.with_suffix(suffix).name)
+    registry.game_info("kiln")  # the registry is filled
+    monkeypatch.setitem(registry._REGISTRY, "kiln", dataclasses.replace(registry._REGISTRY["kiln"], networks=folder))
+    monkeypatch.setattr(learned, "_LOADED", {})
+    return next(folder.glob("*.json"))
+
+
+def test_the_arena_records_a_learned_agents_result_beside_its_network(kiln_networks_elsewhere, tmp_path):
+    """`tileworks arena ... --record` writes net's result against random
+    into the network's measured results, in place of the earlier row for
+    that pairing, with the command that gives it; the other rows stay."""
+    from typer.testing import CliRunner
+
+    from tileworks.cli.main import app
+
+    before = json.loads(kiln_networks_elsewhere.read_text(encoding="utf-8"))["measured"]
+    assert {(row["agent"], row["opponent"]) for row in before} == {("net", "random"), ("net", "greedy")}
+    result = CliRunner().invoke(app, ["arena", "kiln", "--agents", "net,random", "--games", "4", "--seed", "5",
+                                      "--out", str(tmp_path / "arena"), "--record"])
+    assert result.exit_code == 0, result.output
+    measured = json.loads(kiln_networks_elsewhere.read_text(encoding="utf-8"))["measured"]
+    summary = json.loads((tmp_path / "arena" / "summary.json").read_text(encoding="utf-8"))
+    net = next(row for row in summary["agents"] if row["agent"] == "net")
+    assert [row for row in measured if row["opponent"] == "greedy"] == [row for row in before if row["opponent"] == "greedy"]
+    (row,) = [row for row in measured if row["opponent"] == "random"]
+    assert row["games"] == 4 and row["score"] == net["win_rate"] and row["low"] <= row["score"] <= row["high"]
+    assert row["command"] == "tileworks arena kiln --agents net,random --games 4 --workers 1 --seed 5"
+    assert row["mean_scores"][0] == round(net["mean_score"], 1) and "seats" not in row
+
+
+@pytest.mark.parametrize("arguments, fault", [
+    (["kiln", "--agents", "mcts:easy,greedy"], "--record needs one learned agent (net, alpha) in one seat"),
+    (["kiln", "--agents", "net,net"], "--record needs one learned agent"),
+    (["kiln", "--agents", "net,random,random"], "no trained network for kiln with"),
+])
+def test_the_arena_refuses_to_record_what_belongs_to_no_network(arguments, fault, kiln_networks_elsewhere, tmp_path):
+    from typer.testing import CliRunner
+
+    from tileworks.cli.main import app
+
+    before = kiln_networks_elsewhere.read_bytes()
+    result = CliRunner().invoke(app, ["arena", *arguments, "--games", "2", "--out", str(tmp_path / "arena"), "--record"])
+    assert result.exit_code != 0 and fault in " ".join(result.output.split())
+    assert kiln_networks_elsewhere.read_bytes() == before and not (tmp_path / "arena").exists()

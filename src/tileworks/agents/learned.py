@@ -88,6 +88,52 @@ def standing(about: dict[str, Any]) -> dict[str, str | None]:
     return found
 
 
+def recorded_pairing(agents: list[str]) -> tuple[str, str]:
+    """The learned agent and its opponent in an arena run whose result can
+    be written beside the network (:func:`record_result`): one learned
+    agent's spec in one seat, one other spec in every other seat.
+
+    >>> recorded_pairing(["net", "greedy", "greedy"])
+    ('net', 'greedy')
+    >>> recorded_pairing(["mcts:easy", "greedy"])
+    Traceback (most recent call last):
+    ...
+    ValueError: --record needs one learned agent (net, alpha) in one seat and one opponent in the others, not mcts:easy, greedy
+    """
+    names = list(dict.fromkeys(agents))
+    learned = [name for name in names if name.split(":")[0] in ("net", "alpha")]
+    if len(names) != 2 or len(learned) != 1 or agents.count(learned[0]) != 1:
+        raise ValueError(_("--record needs one learned agent (net, alpha) in one seat and one opponent in the "
+                           "others, not {agents}", agents=", ".join(agents)))
+    return learned[0], next(name for name in names if name != learned[0])
+
+
+def record_result(game: Any, agents: list[str], summary: dict[str, Any], command: str, date: str) -> Path:
+    """Write an arena run's result for the learned agent into the
+    ``measured`` results of the network it played (the game's shipped one
+    for these options), in place of an earlier row for the same agent,
+    opponent and seats; the network's JSON file."""
+    agent, opponent = recorded_pairing(agents)
+    shipped_network(game)  # names the option sets that have a network, where these have none
+    path = next(path for path, about in networks_of(game.name) if about.get("options") == game.json_options())
+    about_path = path.with_suffix(".json")
+    about = json.loads(about_path.read_text(encoding="utf-8"))
+    by_name = {row["agent"]: row for row in summary["agents"]}
+    mine, theirs = by_name[agent], by_name[opponent]
+    row = {"agent": agent, "opponent": opponent, "command": command, "date": date, "games": mine["games"],
+           "score": round(mine["win_rate"], 4), "low": round(mine["win_rate_95"][0], 3),
+           "high": round(mine["win_rate_95"][1], 3),
+           "mean_scores": [round(mine["mean_score"], 1), round(theirs["mean_score"], 1)]}
+    seats = game.num_players()
+    if seats != 2:
+        row["seats"] = seats
+    same = (agent, opponent, seats)
+    kept = [old for old in about.get("measured", []) if (old["agent"], old["opponent"], old.get("seats", 2)) != same]
+    about["measured"] = kept + [row]
+    about_path.write_text(json.dumps(about, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return about_path
+
+
 def shipped_network(game: Any) -> "Network":
     """The network a game ships for exactly these options (a ``Game``);
     ``ValueError`` names the option sets that have one."""

@@ -223,6 +223,7 @@ def arena(
     out: Annotated[Optional[Path], typer.Option(help=_("folder for records and summary.json (default arena-GAME)"))] = None,
     option: Annotated[list[str], typer.Option("--option", "-o", help=_("game option KEY=VALUE (repeatable)"))] = [],  # noqa: B006
     ray: Annotated[Optional[str], typer.Option(help=_("run on Ray: auto (this machine's cluster), local (start one here) or a cluster address"))] = None,
+    record: Annotated[bool, typer.Option("--record", help=_("write the learned agent's result into the measured results of the network it played (the game's shipped one)"))] = False,
 ) -> None:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -233,6 +234,11 @@ def arena(
             game=game, agents=split_specs(agents), games=games,
             out=out or Path(f"arena-{game}"), seed=seed, workers=workers, options=parse_options(game, option), ray=ray,
         )
+        if record:
+            from tileworks.agents.learned import recorded_pairing, shipped_network
+
+            recorded_pairing(config.agents)
+            shipped_network(tileworks.load_game(game, **config.options))
     except ValueError as exc:
         _fail(str(exc))
     console = Console()
@@ -275,6 +281,16 @@ def arena(
         console.print(_("Resumed: {resumed} games were already played; {played} new.", resumed=summary["resumed"],
                         played=summary["played"]))
     console.print(_("Records and summary.json in {path}", path=config.out))
+    if record:
+        import datetime
+
+        from tileworks.agents.learned import record_result
+
+        command = " ".join(["tileworks arena", game, *(f"-o {o}" for o in option), "--agents", ",".join(config.agents),
+                            "--games", str(games), "--workers", str(workers), "--seed", str(seed)])
+        path = record_result(tileworks.load_game(game, **config.options), config.agents, summary, command,
+                             datetime.date.today().isoformat())
+        console.print(_("The result is written into {path}", path=path))
 
 
 @app.command(help=_("Play every agent against every other (two players), rate them all with openskill, and rank "
