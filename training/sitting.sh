@@ -4,7 +4,7 @@
 # plays, each stopped by SIGTERM after LIMIT seconds (so it finishes the iteration under way and
 # checkpoints it), then pack the run folders into OUT as 15 MB parts.
 #
-#   LIMIT=450 OUT=/tmp/sitting training/sitting.sh azul-2p kiln-2p-anchored tuileries-2p-anchored tiles-2p
+#   LIMIT=450 OUT=/tmp/sitting training/sitting.sh azul-2p kiln-2p-canvas tuileries-2p-anchored tiles-2p
 #
 # Where the machine cannot install from an index, put the wheels it lacks (pgx, mctx, svgwrite, threadpoolctl)
 # in .whl/ in this repository's root: they are installed into /tmp/site first, and tileworks is
@@ -19,7 +19,8 @@ declare -A SETTINGS=(
   [azul-2p-prelu]="azul --games 2048 --steps 32 --simulations 16 --opponents random,greedy,mcts:easy"
   [azul-3p-anchored]="azul -o players=3 --imitate greedy --imitate-games 2000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy"
   [azul-4p-anchored]="azul -o players=4 --imitate greedy --imitate-games 2000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy"
-  [kiln-2p-anchored]="kiln --imitate greedy --imitate-games 1000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy"
+  # KILN's network that reads the kiln and the warehouse in play as boards (docs/agents.md, "KILN reads two boards")
+  [kiln-2p-canvas]="kiln --network board --imitate greedy --imitate-games 1000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy"
   [tuileries-2p-board]="tuileries --network board --imitate greedy --imitate-games 2000 --games 2048 --steps 32 --simulations 16 --opponents random,greedy"
   # Tuileries' board run drifted from greedy's choices (docs/strength.md): started again with an anchor to them
   [tuileries-2p-anchored]="tuileries --network board --imitate greedy --imitate-games 2000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy"
