@@ -287,7 +287,8 @@ def arena(
         from tileworks.agents.learned import record_result
 
         command = " ".join(["tileworks arena", game, *(f"-o {o}" for o in option), "--agents", ",".join(config.agents),
-                            "--games", str(games), "--workers", str(workers), "--seed", str(seed)])
+                            "--games", str(games), "--workers", str(workers), "--seed", str(seed),
+                            *(["--ray", ray] if ray else [])])
         path = record_result(tileworks.load_game(game, **config.options), config.agents, summary, command,
                              datetime.date.today().isoformat())
         console.print(_("The result is written into {path}", path=path))
