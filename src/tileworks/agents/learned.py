@@ -114,9 +114,7 @@ def record_result(game: Any, agents: list[str], summary: dict[str, Any], command
     for these options), in place of an earlier row for the same agent,
     opponent and seats; the network's JSON file."""
     agent, opponent = recorded_pairing(agents)
-    shipped_network(game)  # names the option sets that have a network, where these have none
-    path = next(path for path, about in networks_of(game.name) if about.get("options") == game.json_options())
-    about_path = path.with_suffix(".json")
+    about_path = shipped_network_path(game).with_suffix(".json")
     about = json.loads(about_path.read_text(encoding="utf-8"))
     by_name = {row["agent"]: row for row in summary["agents"]}
     mine, theirs = by_name[agent], by_name[opponent]
@@ -134,25 +132,29 @@ def record_result(game: Any, agents: list[str], summary: dict[str, Any], command
     return about_path
 
 
+def shipped_network_path(game: Any) -> Path:
+    """The file of the network a game ships for exactly these options (a
+    ``Game``); ``ValueError`` names the option sets that have one."""
+    found = networks_of(game.name)
+    for path, about in found:
+        if about.get("options") == game.json_options():
+            return path
+    if not found:
+        raise ValueError(_("{game} ships no trained network yet, so the learned agents (net, alpha) "
+                           "cannot play it", game=game.name))
+    have = "; ".join(json.dumps(about["options"], sort_keys=True) for _, about in found)
+    raise ValueError(_("no trained network for {game} with {options}; it ships networks for: {have}",
+                       game=game.name, options=json.dumps(game.json_options(), sort_keys=True), have=have))
+
+
 def shipped_network(game: Any) -> "Network":
-    """The network a game ships for exactly these options (a ``Game``);
-    ``ValueError`` names the option sets that have one."""
+    """The network a game ships for exactly these options (a ``Game``),
+    loaded once a process; ``ValueError`` as :func:`shipped_network_path`."""
     from tileworks.agents.network import Network
 
     key = (game.name, json.dumps(game.json_options(), sort_keys=True))
     if key not in _LOADED:
-        found = networks_of(game.name)
-        for path, about in found:
-            if about.get("options") == game.json_options():
-                _LOADED[key] = Network.load(path)
-                break
-        else:
-            if not found:
-                raise ValueError(_("{game} ships no trained network yet, so the learned agents (net, alpha) "
-                                   "cannot play it", game=game.name))
-            have = "; ".join(json.dumps(about["options"], sort_keys=True) for _, about in found)
-            raise ValueError(_("no trained network for {game} with {options}; it ships networks for: {have}",
-                               game=game.name, options=json.dumps(game.json_options(), sort_keys=True), have=have))
+        _LOADED[key] = Network.load(shipped_network_path(game))
     return _LOADED[key]
 
 

@@ -126,7 +126,7 @@ def init_board_params(rng: Any, observation_size: int, actions: int, board: dict
     planes, cells, channels = board["planes"], board["height"] * board["width"], board["channels"]
     extras, globals_ = actions - cells * channels, observation_size - planes * cells
     pooled = 2 * hidden
-    if "inputs" in board:
+    if is_canvas(board):
         canvas = _canvas(board)
         extras, globals_, pooled = len(canvas.extras), len(canvas.globals), 2 * hidden * len(canvas.regions)
 
@@ -239,7 +239,7 @@ def _max_over_rows(x: Any, xp: Any) -> Any:
 def _board_trunk(params: dict[str, Any], observation: Any, xp: Any, board: dict[str, int],
                  learning: bool = False) -> tuple[Any, Any]:
     """:func:`_trunk` for a board network: the logits, and the pooled features the value head reads."""
-    if "inputs" in board:
+    if is_canvas(board):
         return _canvas_trunk(params, observation, xp, board, learning)
     planes, height, width = board["planes"], board["height"], board["width"]
     cells = planes * height * width
@@ -248,6 +248,15 @@ def _board_trunk(params: dict[str, Any], observation: Any, xp: Any, board: dict[
     context = observation[..., cells:] @ params["globals/w"] + params["globals/b"]
     x = _board_body(params, x, context[..., None, None, :], lambda h, w: _conv3(h, w, xp, learning), xp)
     return _board_heads(params, x, board, xp)
+
+
+def is_canvas(board: dict[str, Any]) -> bool:
+    """Whether a board layout is a canvas (:func:`check_canvas`): its cells read from anywhere in the observation.
+
+    >>> is_canvas({"planes": 12, "height": 47, "width": 47, "channels": 96})
+    False
+    """
+    return "inputs" in board
 
 
 @dataclass(frozen=True)
@@ -422,7 +431,7 @@ def _board_trunk_near(params: dict[str, Any], observation: np.ndarray, board: di
     planes, height, width = board["planes"], board["height"], board["width"]
     reach = reach_of(params)
     side = 2 * reach + 1
-    if "inputs" in board or height < side or width < side:
+    if is_canvas(board) or height < side or width < side:
         return None
     entries = planes * height * width
     x = np.moveaxis(observation[:entries].reshape(planes, height, width), 0, -1)
@@ -591,7 +600,7 @@ class Network:
         if self.board is None:
             return self.params["in/w"].shape[0], self.params["policy/w"].shape[1], values
         board = self.board
-        if "inputs" in board:
+        if is_canvas(board):
             return board["observation"], len(board["actions"]), values
         cells = board["height"] * board["width"]
         return (board["planes"] * cells + self.params["globals/w"].shape[0],

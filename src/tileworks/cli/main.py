@@ -235,10 +235,10 @@ def arena(
             out=out or Path(f"arena-{game}"), seed=seed, workers=workers, options=parse_options(game, option), ray=ray,
         )
         if record:
-            from tileworks.agents.learned import recorded_pairing, shipped_network
+            from tileworks.agents.learned import recorded_pairing, shipped_network_path
 
             recorded_pairing(config.agents)
-            shipped_network(tileworks.load_game(game, **config.options))
+            shipped_network_path(tileworks.load_game(game, **config.options))
     except ValueError as exc:
         _fail(str(exc))
     console = Console()

@@ -11,6 +11,7 @@ True
 
 from __future__ import annotations
 
+from itertools import accumulate
 from typing import TYPE_CHECKING
 
 from tileworks.core.tensor import Tensor
@@ -21,11 +22,16 @@ if TYPE_CHECKING:  # pragma: no cover
 
 MAX_SEATS = 4
 
+#: the tensor's parts in order and their sizes (the table in src/tileworks/rules/kiln.md)
+PARTS = (("kiln", 5 * 36), ("outer colour", 5), ("outer cell", 24), ("warehouses", 4 * 25), ("pending", 25),
+         ("phase", len(PHASE_NAMES)), ("colour", 4), ("mover", MAX_SEATS), ("viewer", MAX_SEATS), ("discs", 4),
+         ("turns", 1))
+#: where each part starts
+AT = dict(zip((name for name, _ in PARTS), accumulate((size for _, size in PARTS), initial=0)))
+
 
 def tensor_size(game: "KilnGame") -> int:
-    # kiln planes, outer tile, its cell, warehouses, pending shape, phase,
-    # colour in play, seat to move, viewer, each colour's score disc, turns
-    return 5 * 36 + 5 + 24 + 4 * 25 + 25 + len(PHASE_NAMES) + 4 + MAX_SEATS + MAX_SEATS + 4 + 1
+    return sum(size for _, size in PARTS)
 
 
 def observation_tensor(state: "KilnState", player: int) -> list[float]:
@@ -53,11 +59,9 @@ def observation_tensor(state: "KilnState", player: int) -> list[float]:
 #: the canvas: the rack (8 x 8: the kiln's 6 x 6 inside its 24 border cells) in columns 0-7,
 #: one empty column, then the warehouse in play in rows 0-4 of columns 9-13
 CANVAS_HEIGHT, CANVAS_WIDTH, WAREHOUSE_LEFT = 8, 14, 9
-#: where each part of the tensor starts (the table in src/tileworks/rules/kiln.md)
-KILN_AT, OUTER_COLOUR_AT, OUTER_CELL_AT, WAREHOUSES_AT, PENDING_AT, COLOUR_AT = 0, 180, 185, 209, 309, 343
 #: the planes: five of the kiln's tiles (by colour), the outer tile, the kiln's cells (as against its
 #: border), the four warehouses, the warehouse in play, the shape being placed
-PLANES = 13
+KILN_PLANE, OUTER_PLANE, INSIDE_PLANE, WAREHOUSE_PLANE, IN_PLAY_PLANE, PENDING_PLANE, PLANES = 0, 5, 6, 7, 11, 12, 13
 #: the channels of a cell's logits: a push through it (one for each way: down, left, up, right, as the
 #: border's four sides push), a group starting on it, a shape placed from it, an erase
 PUSH_CHANNEL, GROUP_CHANNEL, PLACE_CHANNEL, ERASE_CHANNEL, CHANNELS = 0, 4, 5, 6, 7
@@ -117,17 +121,18 @@ def canvas_layout(game: "KilnGame") -> dict:
     for kiln_cell in range(36):
         at = rack_cell(kiln_cell)
         for colour in range(5):
-            inputs[colour][at] = KILN_AT + 36 * colour + kiln_cell
-        inputs[6][at] = -2  # a kiln cell, not a border cell
+            inputs[KILN_PLANE + colour][at] = AT["kiln"] + 36 * colour + kiln_cell
+        inputs[INSIDE_PLANE][at] = -2  # a kiln cell, not a border cell
     for border in range(24):
-        inputs[5][border_cell(border)] = OUTER_CELL_AT + border
+        inputs[OUTER_PLANE][border_cell(border)] = AT["outer cell"] + border
     for cell in range(25):
         at = warehouse_cell(cell)
         for colour in range(4):
-            inputs[7 + colour][at] = WAREHOUSES_AT + 25 * colour + cell
-        inputs[11][at] = size + cell  # derived entry ``cell``: the warehouse in play
-        inputs[12][at] = PENDING_AT + cell
-    mixed = [[[COLOUR_AT + colour, WAREHOUSES_AT + 25 * colour + cell] for colour in range(4)] for cell in range(25)]
+            inputs[WAREHOUSE_PLANE + colour][at] = AT["warehouses"] + 25 * colour + cell
+        inputs[IN_PLAY_PLANE][at] = size + cell  # derived entry ``cell``: the warehouse in play
+        inputs[PENDING_PLANE][at] = AT["pending"] + cell
+    mixed = [[[AT["colour"] + colour, AT["warehouses"] + 25 * colour + cell] for colour in range(4)]
+             for cell in range(25)]
     actions: list = [-1] * NUM_ACTIONS
     for border in range(24):
         moved = [border_cell(border), *(rack_cell(k) for k in range(36) if LINE[border] >> k & 1),
@@ -141,5 +146,5 @@ def canvas_layout(game: "KilnGame") -> dict:
     rack = sorted([rack_cell(k) for k in range(36)] + [border_cell(b) for b in range(24)])
     return {"planes": PLANES, "height": CANVAS_HEIGHT, "width": CANVAS_WIDTH, "channels": CHANNELS, "observation": size,
             "inputs": [i for plane in inputs for i in plane], "mixed": mixed,
-            "globals": list(range(OUTER_COLOUR_AT, size)), "regions": [rack, [warehouse_cell(c) for c in range(25)]],
+            "globals": list(range(AT["outer colour"], size)), "regions": [rack, [warehouse_cell(c) for c in range(25)]],
             "actions": actions}
