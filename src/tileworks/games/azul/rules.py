@@ -86,6 +86,13 @@ class AzulGame(Game):
     def num_distinct_actions(self) -> int:
         return self.place_base + 5
 
+    def board_layout(self) -> dict[str, Any] | None:
+        """The factories, the centre and every seat's board from the mover's
+        on, as boards of one canvas
+        (:func:`tileworks.games.azul.observation.canvas_layout`); none on the
+        grey wall, where a line's tiles have no fixed wall cell to be read at."""
+        return None if self.grey else observation.canvas_layout(self)
+
     def max_chance_outcomes(self) -> int:
         return max(5, self.players)
 
