@@ -140,7 +140,8 @@ def canvas_layout(game: "AzulGame") -> dict:
 
     n, sources, size = game.players, game.sources, tensor_size(game)
     at = starts(game)
-    height, cells = max(sources, BOARD_ROWS * n - 1), max(sources, BOARD_ROWS * n - 1) * CANVAS_WIDTH
+    height = max(sources, BOARD_ROWS * n - 1)
+    cells = height * CANVAS_WIDTH
     inputs = [[-1] * cells for _ in range(PLANES)]
     mixed: list[list[list[int]]] = []
     derived: dict[tuple[int, int], int] = {}
@@ -189,8 +190,8 @@ def canvas_layout(game: "AzulGame") -> dict:
                 inputs[MINE_LINE_PLANE + row][cell] = seat_entry(0, 6 * row + colour)
                 inputs[MINE_FILL_PLANE + row][cell] = seat_entry(0, 6 * row + 5)
                 inputs[MINE_WALL_PLANE + row][cell] = seat_entry(0, home)
-                inputs[NEXT_LINE_PLANE + row][cell] = seat_entry(1 % n, 6 * row + colour)
-                inputs[NEXT_WALL_PLANE + row][cell] = seat_entry(1 % n, home)
+                inputs[NEXT_LINE_PLANE + row][cell] = seat_entry(1, 6 * row + colour)
+                inputs[NEXT_WALL_PLANE + row][cell] = seat_entry(1, home)
     actions: list = [-1] * game.num_distinct_actions()
     for action, (source, colour, destination) in enumerate(game.decode):
         taken = source_cell(source, colour) * CHANNELS
