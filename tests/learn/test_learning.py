@@ -413,7 +413,7 @@ TINY_RUNS = [
     ("dominoes", {}, dict(games=64, steps=8, simulations=8, iterations=32), True),
     # the flat network, as the shipped 2-player one is (a canvas run is KILN's, below)
     ("azul", {}, dict(games=64, steps=16, simulations=8, iterations=30, network="flat"), True),
-    ("kiln", {"goal": 6}, dict(games=64, steps=32, simulations=8, iterations=4), False),
+    ("kiln", {"goal": 6}, dict(games=32, steps=32, simulations=8, iterations=4), False),
     ("tuileries", {}, dict(games=32, steps=16, simulations=8, iterations=4), False),
     # a board network searching 512 slots of 212,089 action ids
     ("tiles", {}, dict(games=16, steps=8, simulations=4, iterations=3, hidden=8), False),
