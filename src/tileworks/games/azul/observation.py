@@ -81,9 +81,11 @@ def starts(game: "AzulGame") -> dict[str, int]:
 
 
 #: where a seat's entries start in its part of the tensor: pattern line ``r``'s colour one-hot at
-#: ``6r``, its fill at ``6r + 5``; wall cell ``i``'s colour one-hot at ``WALL + 5i``; then the
+#: ``6r``, its fill at ``6r + 5``; wall cell ``i``'s colour one-hot at ``SEAT_WALL + 5i``; then the
 #: floor's tiles, the floor spaces taken, the marker, the points
-SEAT_WALL, SEAT_FLOOR_SPACES, SEAT_MARKER, SEAT_POINTS = 30, 160, 161, 162
+SEAT_WALL = 5 * (5 + 1)
+SEAT_FLOOR_SPACES = SEAT_WALL + 25 * 5 + 5
+SEAT_MARKER, SEAT_POINTS = SEAT_FLOOR_SPACES + 1, SEAT_FLOOR_SPACES + 2
 
 # -- the boards a network reads (Game.board_layout) ----------------------------------------------
 #: each seat's board is 5 rows of 10 cells: the pattern lines right-aligned in columns 0-4 (line r
