@@ -17,11 +17,9 @@ OUT=${OUT:-sitting}
 declare -A SETTINGS=(
   [azul-2p]="azul --games 2048 --steps 32 --simulations 16 --opponents random,greedy,mcts:easy"
   [azul-2p-prelu]="azul --games 2048 --steps 32 --simulations 16 --opponents random,greedy,mcts:easy"
-  [azul-4p-anchored]="azul -o players=4 --imitate greedy --imitate-games 2000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy"
   # Azul's network that reads the sources and every seat's board (docs/agents.md, "Azul reads its boards")
   [azul-3p-canvas]="azul -o players=3 --network board --imitate greedy --imitate-games 1000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy"
   [azul-2p-canvas]="azul --network board --imitate greedy --imitate-games 1000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy,mcts:easy"
-  # azul-4p-canvas is not started yet: a sitting starts it, imitation included
   [azul-4p-canvas]="azul -o players=4 --network board --imitate greedy --imitate-games 1000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy"
   # KILN's network that reads the kiln and the warehouse in play as boards (docs/agents.md, "KILN reads two boards")
   [kiln-2p-canvas]="kiln --network board --imitate greedy --imitate-games 1000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy"
