@@ -23,9 +23,13 @@ if TYPE_CHECKING:  # pragma: no cover
 #: no score can pass this: 25 wall tiles of at most 10 points each, plus
 #: every end bonus (5 rows x 2, 5 columns x 7, 5 colours x 10)
 SCORE_BOUND = 345
-#: per seat: pattern lines (colour and fill), wall (colour per cell),
-#: floor (tiles per colour and spaces taken), marker, points
-SEAT_SIZE = 5 * (5 + 1) + 25 * 5 + 5 + 1 + 1 + 1
+#: where a seat's entries start in its part of the tensor: pattern line ``r``'s colour one-hot at
+#: ``6r``, its fill at ``6r + 5``; wall cell ``i``'s colour one-hot at ``SEAT_WALL + 5i``; then the
+#: floor's tiles by colour, the floor spaces taken, the marker, the points
+SEAT_WALL = 5 * (5 + 1)
+SEAT_FLOOR_SPACES = SEAT_WALL + 25 * 5 + 5
+SEAT_MARKER, SEAT_POINTS = SEAT_FLOOR_SPACES + 1, SEAT_FLOOR_SPACES + 2
+SEAT_SIZE = SEAT_POINTS + 1
 
 
 def tensor_size(game: "AzulGame") -> int:
@@ -80,12 +84,6 @@ def starts(game: "AzulGame") -> dict[str, int]:
     return dict(zip(names, accumulate(sizes, initial=0)))
 
 
-#: where a seat's entries start in its part of the tensor: pattern line ``r``'s colour one-hot at
-#: ``6r``, its fill at ``6r + 5``; wall cell ``i``'s colour one-hot at ``SEAT_WALL + 5i``; then the
-#: floor's tiles, the floor spaces taken, the marker, the points
-SEAT_WALL = 5 * (5 + 1)
-SEAT_FLOOR_SPACES = SEAT_WALL + 25 * 5 + 5
-SEAT_MARKER, SEAT_POINTS = SEAT_FLOOR_SPACES + 1, SEAT_FLOOR_SPACES + 2
 
 # -- the boards a network reads (Game.board_layout) ----------------------------------------------
 #: each seat's board is 5 rows of 10 cells: the pattern lines right-aligned in columns 0-4 (line r
