@@ -19,7 +19,9 @@ declare -A SETTINGS=(
   [azul-2p-prelu]="azul --games 2048 --steps 32 --simulations 16 --opponents random,greedy,mcts:easy"
   # Azul's network that reads the sources and every seat's board (docs/agents.md, "Azul reads its boards")
   [azul-3p-canvas]="azul -o players=3 --network board --imitate greedy --imitate-games 1000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy"
-  [azul-2p-canvas]="azul --network board --imitate greedy --imitate-games 1000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy,mcts:easy"
+  # anchored at 0.5 to 196 iterations, where it drew level with the flat network (strength.md, "The fourth
+  # H200 sitting"); from there, half as near greedy's choices
+  [azul-2p-canvas]="azul --network board --imitate greedy --imitate-games 1000 --anchor 0.25 --games 2048 --steps 32 --simulations 16 --opponents random,greedy,mcts:easy"
   [azul-4p-canvas]="azul -o players=4 --network board --imitate greedy --imitate-games 1000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy"
   # KILN's network that reads the kiln and the warehouse in play as boards (docs/agents.md, "KILN reads two boards")
   [kiln-2p-canvas]="kiln --network board --imitate greedy --imitate-games 1000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy"

@@ -543,6 +543,14 @@ def test_an_anchored_run_keeps_near_its_teacher_as_it_plays_itself(tmp_path):
     assert anchored.network().about["method"].endswith("anchored to its decisions (anchor 1)")
     assert "anchored to the imitated decisions" in (tmp_path / "anchored" / "report.md").read_text()
     assert "anchored" not in (tmp_path / "free" / "report.md").read_text()
+    # a later sitting loosens the anchor: the change is written down, and the network says which held when
+    loosened = Trainer(config(0.5, iterations=7), tmp_path / "anchored")
+    loosened.run()
+    assert len(loosened.last_positions[0]) == len(free.last_positions[0]) * 3 // 2
+    assert [(row["iteration"], row["settings"]["anchor"], row["were"]["anchor"])
+            for row in read_sittings(tmp_path / "anchored") if row["iteration"] > 0] == [(6, 0.5, 1.0)]
+    assert loosened.network().about["method"].endswith("anchored to its decisions (anchor 1; 0.5 from iteration 6)")
+    assert "anchor 0.5 (were 16 and 16, anchor 1)" in (tmp_path / "anchored" / "report.md").read_text()
     with pytest.raises(ValueError, match="anchor keeps a run near the agent it imitated: give imitate"):
         TrainConfig("dominoes", anchor=0.5)
     with pytest.raises(ValueError, match="anchor must be at least 0, not -1"):

@@ -29,6 +29,45 @@ def read_sittings(out: Path) -> list[dict[str, Any]]:
     return [row for row in _rows(out) if "settings" in row]
 
 
+def anchors(sittings: list[dict[str, Any]], anchor: float) -> list[tuple[int, float]]:
+    """Which anchor held from which iteration on, given a run's sittings
+    and its ``anchor`` now; a change made before an iteration was played
+    replaces the one it follows.
+
+    >>> anchors([], 0.5)
+    [(0, 0.5)]
+    >>> anchors([{"iteration": 196, "settings": {"games": 2048, "anchor": 0.25},
+    ...           "were": {"games": 256, "anchor": 0.5}}], 0.25)
+    [(0, 0.5), (196, 0.25)]
+    """
+    changes = [row for row in sittings if "anchor" in row["settings"]]
+    held = {0: changes[0]["were"]["anchor"] if changes else anchor}
+    for row in changes:
+        held[row["iteration"]] = row["settings"]["anchor"]
+    return sorted(held.items())
+
+
+def describe_anchors(held: list[tuple[int, float]]) -> str:
+    """``anchors``'s list in words, or "" for a run never anchored.
+
+    >>> describe_anchors([(0, 0.5), (196, 0.25)])
+    'anchor 0.5; 0.25 from iteration 196'
+    >>> describe_anchors([(0, 0.0)])
+    ''
+    """
+    if not any(anchor for _, anchor in held):
+        return ""
+    return "; ".join([f"anchor {held[0][1]:g}", *(f"{anchor:g} from iteration {it}" for it, anchor in held[1:])])
+
+
+def _sitting(row: dict[str, Any]) -> str:
+    now, were = row["settings"], row["were"]
+    anchor = f", anchor {now['anchor']:g}" if "anchor" in now else ""
+    was = f", anchor {were['anchor']:g}" if "anchor" in were else ""
+    return (f"- from iteration {row['iteration']} on {row['device']}: {now['games']} games side by side, "
+            f"{now['steps']} decisions each an iteration{anchor} (were {were['games']} and {were['steps']}{was})")
+
+
 def read_imitation(out: Path) -> dict[str, Any] | None:
     """How the run's start by imitation went, if it had one (``tileworks.learn.imitate``)."""
     return next((row["imitation"] for row in _rows(out) if "imitation" in row), None)
@@ -73,6 +112,7 @@ def write_report(out: str | Path) -> Path:
     figure.savefig(picture, dpi=110)
     plt.close(figure)
     last = iterations[-1] if iterations else {}
+    anchored = describe_anchors(anchors(read_sittings(out), config.get("anchor", 0.0)))
     lines = [f"# Training {config['game']} ({json.dumps(config['options'], sort_keys=True)})", "",
              f"- iterations: {last.get('iteration', 0)} of {config['iterations']}; self-play decisions: "
              f"{last.get('decisions', 0):,}; games finished: {last.get('games', 0):,}; "
@@ -81,11 +121,9 @@ def write_report(out: str | Path) -> Path:
              *(f"- started by imitation of {row['teacher']}: {row['decisions']:,} decisions of {row['games']:,} "
                f"games, {row['epochs']} passes, last policy loss {row['policy_loss']:.3f}, value loss "
                f"{row['value_loss']:.3f} ({row['seconds'] / 60:.1f} min)" for row in [read_imitation(out)] if row),
-             *([f"- anchored to the imitated decisions: each iteration also learns from {config['anchor']:g} of "
-                f"them for each of its own"] if config.get("anchor") else []),
-             *(f"- from iteration {row['iteration']} on {row['device']}: {row['settings']['games']} games side by "
-               f"side, {row['settings']['steps']} decisions each an iteration (were {row['were']['games']} and "
-               f"{row['were']['steps']})" for row in read_sittings(out)),
+             *([f"- anchored to the imitated decisions ({anchored}): each iteration also learns from the "
+                f"anchor times as many of them as it played itself"] if anchored else []),
+             *(_sitting(row) for row in read_sittings(out)),
              f"- last losses: policy {last.get('policy_loss', float('nan')):.3f}, "
              f"value {last.get('value_loss', float('nan')):.3f}",
              f"- score: the network alone (net) in one seat, the opponent in every other seat "

@@ -39,7 +39,7 @@ import tileworks
 import tileworks.jax
 from tileworks.agents.network import Network, init_board_params, init_params
 from tileworks.learn.evaluate import evaluate_against
-from tileworks.learn.report import read_imitation, read_sittings
+from tileworks.learn.report import anchors, describe_anchors, read_imitation, read_sittings
 from tileworks.learn.selfplay import make_functions, staggered
 
 
@@ -164,11 +164,12 @@ SLOTS = 512
 
 #: settings a resumed run may change: how long it runs, saves and is evaluated, and how much
 #: self-play an iteration does (games side by side, decisions each), which a sitting on a GPU
-#: raises; a change of these is logged in ``metrics.jsonl`` (see :meth:`Trainer.resize`)
+#: raises; a change of these or of the anchor is logged in ``metrics.jsonl`` (see :meth:`Trainer.resize`)
 ADJUSTABLE = ("iterations", "checkpoint_every", "eval_every", "eval_games", "opponents",
               "stagger",  # (a new run's start, and games added to a resumed one)
               "games", "steps", "anchor")
-#: the adjustable settings that change the data an iteration learns from
+#: the adjustable settings that change the data an iteration plays (a change of ``anchor``,
+#: which changes what it learns from, is logged beside them)
 SELF_PLAY = ("games", "steps")
 
 
@@ -284,11 +285,16 @@ class Trainer:
         its games in progress cut to the new number, or joined by new ones,
         started at staggered stages as a new run's are (their key is the
         run's seed and the iteration, so the same commands train the same
-        network); the change is logged in ``metrics.jsonl``."""
+        network); the change, and a change of ``anchor``, is logged in
+        ``metrics.jsonl``."""
         config = self.config
         playing = int(self.games.current_player.shape[0])
-        were_steps = self.before.steps if self.before is not None else config.steps
-        if playing == config.games and were_steps == config.steps:
+        before = self.before or config
+        were = {"games": playing, "steps": before.steps}
+        settings = {name: getattr(config, name) for name in SELF_PLAY}
+        if before.anchor != config.anchor:
+            were["anchor"], settings["anchor"] = before.anchor, config.anchor
+        if settings == were:
             return
         if playing > config.games:
             self.games = jax.tree.map(lambda a: a[:config.games], self.games)
@@ -298,8 +304,8 @@ class Trainer:
             fresh = self._staggered(fresh, jax.random.fold_in(key, 1))
             self.games = jax.tree.map(lambda kept, new: jnp.concatenate([kept, new]), self.games, fresh)
         if not any(row["iteration"] == self.iteration for row in read_sittings(self.out)):  # (a resize not yet saved)
-            self._log({"iteration": self.iteration, "settings": {name: getattr(config, name) for name in SELF_PLAY},
-                       "were": {"games": playing, "steps": were_steps}, "device": jax.devices()[0].device_kind})
+            self._log({"iteration": self.iteration, "settings": settings, "were": were,
+                       "device": jax.devices()[0].device_kind})
 
     def _everything(self) -> dict[str, Any]:
         return {"params": self.params, "opt_state": self.opt_state, "games": self.games, "key": self.key}
@@ -364,7 +370,8 @@ class Trainer:
         if not self.imitated:
             return method
         config = self.config
-        anchored = f", anchored to its decisions (anchor {config.anchor:g})" if config.anchor else ""
+        held = describe_anchors(anchors(read_sittings(self.out), config.anchor))
+        anchored = f", anchored to its decisions ({held})" if held else ""
         return f"imitation of {config.imitate} ({config.imitate_games:,} games), then {method}{anchored}"
 
     def export(self) -> Path:
