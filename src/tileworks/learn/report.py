@@ -47,17 +47,18 @@ def anchors(sittings: list[dict[str, Any]], anchor: float) -> list[tuple[int, fl
     return sorted(held.items())
 
 
-def describe_anchors(held: list[tuple[int, float]]) -> str:
-    """``anchors``'s list in words, or "" for a run never anchored.
+def describe_anchors(sittings: list[dict[str, Any]], anchor: float) -> str:
+    """:func:`anchors` in words, or "" for a run never anchored.
 
-    >>> describe_anchors([(0, 0.5), (196, 0.25)])
+    >>> describe_anchors([{"iteration": 196, "settings": {"anchor": 0.25}, "were": {"anchor": 0.5}}], 0.25)
     'anchor 0.5; 0.25 from iteration 196'
-    >>> describe_anchors([(0, 0.0)])
+    >>> describe_anchors([], 0.0)
     ''
     """
-    if not any(anchor for _, anchor in held):
+    held = anchors(sittings, anchor)
+    if not any(value for _, value in held):
         return ""
-    return "; ".join([f"anchor {held[0][1]:g}", *(f"{anchor:g} from iteration {it}" for it, anchor in held[1:])])
+    return "; ".join([f"anchor {held[0][1]:g}", *(f"{value:g} from iteration {it}" for it, value in held[1:])])
 
 
 def _sitting(row: dict[str, Any]) -> str:
@@ -112,7 +113,7 @@ def write_report(out: str | Path) -> Path:
     figure.savefig(picture, dpi=110)
     plt.close(figure)
     last = iterations[-1] if iterations else {}
-    anchored = describe_anchors(anchors(read_sittings(out), config.get("anchor", 0.0)))
+    anchored = describe_anchors(read_sittings(out), config.get("anchor", 0.0))
     lines = [f"# Training {config['game']} ({json.dumps(config['options'], sort_keys=True)})", "",
              f"- iterations: {last.get('iteration', 0)} of {config['iterations']}; self-play decisions: "
              f"{last.get('decisions', 0):,}; games finished: {last.get('games', 0):,}; "

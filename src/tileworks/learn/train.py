@@ -39,7 +39,7 @@ import tileworks
 import tileworks.jax
 from tileworks.agents.network import Network, init_board_params, init_params
 from tileworks.learn.evaluate import evaluate_against
-from tileworks.learn.report import anchors, describe_anchors, read_imitation, read_sittings
+from tileworks.learn.report import describe_anchors, read_imitation, read_sittings
 from tileworks.learn.selfplay import make_functions, staggered
 
 
@@ -370,7 +370,7 @@ class Trainer:
         if not self.imitated:
             return method
         config = self.config
-        held = describe_anchors(anchors(read_sittings(self.out), config.anchor))
+        held = describe_anchors(read_sittings(self.out), config.anchor)
         anchored = f", anchored to its decisions ({held})" if held else ""
         return f"imitation of {config.imitate} ({config.imitate_games:,} games), then {method}{anchored}"
 

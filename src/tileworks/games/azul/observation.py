@@ -84,7 +84,6 @@ def starts(game: "AzulGame") -> dict[str, int]:
     return dict(zip(names, accumulate(sizes, initial=0)))
 
 
-
 # -- the boards a network reads (Game.board_layout) ----------------------------------------------
 #: each seat's board is 5 rows of 10 cells: the pattern lines right-aligned in columns 0-4 (line r
 #: has r + 1 spaces, as on the printed board), the wall in columns 5-9. The factories and the centre
