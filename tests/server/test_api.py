@@ -75,6 +75,8 @@ def test_the_catalogue_says_which_set_ups_have_a_trained_network_and_other_set_u
     assert sorted(trained) == [2, 3, 4] and trained[2]["options"]["variant"] == "standard"
     # measured (strength.md): 0.52 against mcts:easy over 200 games; 3 players: 0.5025 against two greedy seats
     assert trained[2]["beats"]["net"] == "mcts:easy" and trained[3]["beats"]["net"] == "greedy"
+    # and the weakest level each lost to: net 0.435 against mcts:medium; alpha beat every level it met
+    assert trained[2]["loses_to"] == {"net": "mcts:medium"}
     assert [network["options"] for network in catalogue["tiles"]["networks"]] == [{"players": 2, "tile_set": "default"}]
     api.create("azul", ["human", "alpha"])
     refused = api.create("azul", ["human", "net"], status=400, variant="grey")

@@ -153,25 +153,13 @@ def test_a_game_started_on_the_home_page_and_joined_from_the_list(server, browse
     guest.context.close()
 
 
-def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_trained(server, browser):
-    """Azul for 2 ships a network: its seats list the learned players
-    strongest first among the levels, each just above the strongest level
-    it was measured to beat (its network's ``measured`` results; one not
-    measured yet on top); for 3 players its own network places them again;
-    with the grey wall no network fits and those two cannot be chosen."""
-    from tileworks.agents.learned import LEVEL_LADDER, networks_of, standing
+def _assert_learned_placed_where_measured(values: list[str], about: dict) -> None:
+    """Each learned player among a seat's choices (strongest first) sits
+    just above the strongest level it was measured to beat, just below the
+    weakest it lost to where it beat none, and on top where not measured."""
+    from tileworks.agents.learned import LEVEL_LADDER, standing, weakest_loss
 
-    page = browser.new_page()
-    page.goto(server.url + "/")
-    page.wait_for_selector("#game option", state="attached")
-    page.select_option("#game", "azul")
-    seat = "#seats select[name=seat1]"
-    values = page.eval_on_selector_all(seat + " option", "options => options.map((o) => o.value)")
-    levels = [value for value in values[2:] if value not in ("alpha", "net")]
-    assert levels == list(reversed(LEVEL_LADDER)), values
-    (_, about), = [found for found in networks_of("azul") if found[1]["options"]["players"] == 2]
-    beats = standing(about)
-    assert beats["net"] == "mcts:easy"
+    beats, losses = standing(about), weakest_loss(about)
     for spec in ("alpha", "net"):
         if spec not in beats:
             assert values.index(spec) < values.index("mcts:expert"), values
@@ -180,6 +168,41 @@ def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_tr
             assert values.index(spec) < values.index(beats[spec]), values
             if beaten + 1 < len(LEVEL_LADDER):
                 assert values.index(LEVEL_LADDER[beaten + 1]) < values.index(spec), values
+        else:
+            assert values.index(losses[spec]) < values.index(spec), values
+            weaker = LEVEL_LADDER.index(losses[spec]) - 1
+            if weaker >= 0:
+                assert values.index(spec) < values.index(LEVEL_LADDER[weaker]), values
+
+
+def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_trained(server, browser):
+    """Azul for 2 ships a network: its seats list the learned players
+    strongest first among the levels, each just above the strongest level
+    it was measured to beat (its network's ``measured`` results; one not
+    measured yet on top); for 3 players its own network places them again;
+    with the grey wall no network fits and those two cannot be chosen.
+    Tuileries' ``alpha`` beat none of the levels it met: it is listed just
+    below the weakest it lost to."""
+    from tileworks.agents.learned import LEVEL_LADDER, networks_of, standing, weakest_loss
+
+    page = browser.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#game option", state="attached")
+    seat = "#seats select[name=seat1]"
+    choices = "options => options.map((o) => o.value)"
+    page.select_option("#game", "tuileries")
+    values = page.eval_on_selector_all(seat + " option", choices)
+    (_, about), = networks_of("tuileries")
+    assert standing(about)["alpha"] is None and weakest_loss(about)["alpha"] == "greedy"
+    assert values.index("greedy") < values.index("alpha") < values.index("random"), values
+    _assert_learned_placed_where_measured(values, about)
+    page.select_option("#game", "azul")
+    values = page.eval_on_selector_all(seat + " option", choices)
+    levels = [value for value in values[2:] if value not in ("alpha", "net")]
+    assert levels == list(reversed(LEVEL_LADDER)), values
+    (_, about), = [found for found in networks_of("azul") if found[1]["options"]["players"] == 2]
+    assert standing(about)["net"] == "mcts:easy"
+    _assert_learned_placed_where_measured(values, about)
     enabled = "(select) => [...select.options].filter((o) => !o.disabled).map((o) => o.value)"
     assert {"alpha", "net"} <= set(page.eval_on_selector(seat, enabled))
     page.select_option("#options [name=option-variant]", "grey")

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import math
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -60,32 +61,57 @@ def networks_of(game_name: str) -> list[tuple[Path, dict[str, Any]]]:
 LEVEL_LADDER = ("random", "greedy", "mcts:beginner", "mcts:easy", "mcts:medium", "mcts:hard", "mcts:expert")
 
 
+def _met_levels(about: dict[str, Any]) -> Iterator[tuple[str, int, bool]]:
+    """Each measured result of a learned agent against a level: the agent,
+    the level's place in :data:`LEVEL_LADDER` and whether it scored at least
+    an even share (a half; with ``seats`` seats, the opponent in all the
+    others, 1/seats)."""
+    for row in about.get("measured", []):
+        if row["agent"] in ("net", "alpha") and row["opponent"] in LEVEL_LADDER:
+            yield row["agent"], LEVEL_LADDER.index(row["opponent"]), row["score"] >= 1 / row.get("seats", 2)
+
+
 def standing(about: dict[str, Any]) -> dict[str, str | None]:
     """Where each learned agent stands among :data:`LEVEL_LADDER`, from a
     network's ``measured`` results (arena scores, written beside it when it
-    ships): the strongest level it has scored at least an even share against
-    (a half; with ``seats`` seats, the opponent in all the others, 1/seats),
+    ships): the strongest level it has scored at least an even share against,
     or ``None`` where it has beaten none it met. An agent not measured is left out.
 
     >>> about = {"measured": [
     ...     {"agent": "net", "opponent": "greedy", "games": 200, "score": 0.62},
     ...     {"agent": "net", "opponent": "mcts:easy", "games": 200, "score": 0.52},
     ...     {"agent": "net", "opponent": "mcts:medium", "games": 200, "score": 0.31},
-    ...     {"agent": "alpha", "opponent": "random", "games": 200, "score": 0.4}]}
+    ...     {"agent": "alpha", "opponent": "greedy", "games": 200, "score": 0.4}]}
     >>> standing(about)
     {'net': 'mcts:easy', 'alpha': None}
     >>> standing({"measured": [{"agent": "net", "opponent": "random", "seats": 3, "games": 201, "score": 0.72}]})
     {'net': 'random'}
     """
     found: dict[str, str | None] = {}
-    for row in about.get("measured", []):
-        agent, opponent = row["agent"], row["opponent"]
-        if agent not in ("net", "alpha") or opponent not in LEVEL_LADDER:
-            continue
+    for agent, level, won in _met_levels(about):
         best = found.setdefault(agent, None)
-        if row["score"] >= 1 / row.get("seats", 2) and (best is None or LEVEL_LADDER.index(opponent) > LEVEL_LADDER.index(best)):
-            found[agent] = opponent
+        if won and (best is None or level > LEVEL_LADDER.index(best)):
+            found[agent] = LEVEL_LADDER[level]
     return found
+
+
+def weakest_loss(about: dict[str, Any]) -> dict[str, str]:
+    """The weakest level each learned agent scored less than an even share
+    against, from the same results as :func:`standing`: one that beat none
+    of the levels it met is listed just below it (it was not measured
+    against the weaker ones, so nothing puts it under them).
+
+    >>> weakest_loss({"measured": [
+    ...     {"agent": "alpha", "opponent": "mcts:easy", "games": 200, "score": 0.1},
+    ...     {"agent": "alpha", "opponent": "greedy", "games": 200, "score": 0.3},
+    ...     {"agent": "net", "opponent": "greedy", "games": 200, "score": 0.6}]})
+    {'alpha': 'greedy'}
+    """
+    found: dict[str, int] = {}
+    for agent, level, won in _met_levels(about):
+        if not won:
+            found[agent] = min(level, found.get(agent, level))
+    return {agent: LEVEL_LADDER[level] for agent, level in found.items()}
 
 
 def recorded_pairing(agents: list[str]) -> tuple[str, str]:

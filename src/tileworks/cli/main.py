@@ -15,7 +15,7 @@ from rich.table import Table
 
 import tileworks
 from tileworks.agents import check_plays, split_specs
-from tileworks.agents.learned import networks_of, standing
+from tileworks.agents.learned import networks_of, standing, weakest_loss
 from tileworks.cli.errors import fail
 from tileworks.cli.play import HUMAN, TerminalGame, parse_seats
 from tileworks.cli.replay import print_record, step_through
@@ -113,22 +113,23 @@ def games() -> None:
             defaults = tileworks.load_game(entry["name"], players=about["options"]["players"]).json_options()
             setup = ", ".join(f"{key}={value}" for key, value in about["options"].items() if key != "players" and
                               value != defaults.get(key))
-            measured = standing(about)
+            measured, losses = standing(about), weakest_loss(about)
             console.print("  " + _("trained network for {players} players{setup}: {standings}",
                                    players=about["options"]["players"], setup=f" ({setup})" if setup else "",
-                                   standings="; ".join(_describe_standing(spec, spec in measured, measured.get(spec))
+                                   standings="; ".join(_describe_standing(spec, spec in measured, measured.get(spec),
+                                                                          losses.get(spec))
                                                        for spec in ("alpha", "net"))),
                           highlight=False)
 
 
-def _describe_standing(spec: str, measured: bool, beaten: str | None) -> str:
+def _describe_standing(spec: str, measured: bool, beaten: str | None, lost_to: str | None) -> str:
     """Where a learned agent stands, in a line of `tileworks games`."""
     if not measured:
         return _("{spec} (not measured yet)", spec=spec)
     if beaten == "mcts:expert":
         return _("{spec} (the top level: it beats mcts:expert)", spec=spec)
     if beaten is None:
-        return _("{spec} (beat none of the levels it met)", spec=spec)
+        return _("{spec} (below {level}: it beat none of the levels it met)", spec=spec, level=lost_to)
     return _("{spec} (between {beaten} and the level above)", spec=spec, beaten=beaten)
 
 

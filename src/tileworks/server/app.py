@@ -43,7 +43,7 @@ from tileworks.server.accounts import (MAX_NAME, MAX_PASSWORD, MIN_PASSWORD, SES
 from tileworks.server.clocks import check_clock
 from tileworks.server.errors import ServerError
 from tileworks.agents import spec_pattern
-from tileworks.agents.learned import networks_of, standing
+from tileworks.agents.learned import networks_of, standing, weakest_loss
 from tileworks.server.hub import ABANDON_AFTER, HUMAN, MAX_SEATS, Hub, Room, position_after
 from tileworks.server.ratings import shown as shown_rating
 from tileworks.server.store import Account, GameRow, Store, connect, default_url
@@ -374,8 +374,9 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
     async def catalogue() -> list[dict[str, Any]]:
         # "networks": the option sets a trained network was shipped for (the learned agents play those),
         # each with the strongest level each learned agent was measured to beat (it is listed above that level)
+        # and the weakest it lost to (one that beat none is listed below that)
         return [{**entry, "players": list(entry["players"]),
-                 "networks": [{"options": about["options"], "beats": standing(about)}
+                 "networks": [{"options": about["options"], "beats": standing(about), "loses_to": weakest_loss(about)}
                               for _, about in networks_of(entry["name"])]}
                 for entry in tileworks.list_games()]
 

@@ -52,17 +52,19 @@ function networkFits(game) {
 }
 
 // the learned levels can be chosen only where a network was trained for the set-up, and are listed
-// just above the strongest level each was measured to beat (below random where it beat none)
+// just above the strongest level each was measured to beat, or where it beat none, just below the
+// weakest level it lost to (the levels are listed strongest first)
 function offerLearned() {
   const fits = networkFits(currentGame());
   for (const select of document.querySelectorAll("#seats select")) {
+    const level = (value) => select.querySelector("option[value='" + value + "']");
     for (const spec of LEARNED) {
-      const item = select.querySelector("option[value='" + spec + "']");
+      const item = level(spec);
       item.disabled = !fits;
       item.title = fits ? "" : _("no trained network for these players and options");
       if (fits && spec in fits.beats) {  // (one not measured yet stays on top)
         const beaten = fits.beats[spec];
-        select.insertBefore(item, beaten ? select.querySelector("option[value='" + beaten + "']") : null);
+        select.insertBefore(item, beaten ? level(beaten) : level(fits.loses_to[spec]).nextSibling);
       }
     }
     if (select.selectedOptions[0].disabled) select.value = "mcts:expert";
