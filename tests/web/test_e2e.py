@@ -210,7 +210,7 @@ def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_tr
     page.select_option("#options [name=option-variant]", "standard")
     page.select_option("#players", "3")
     assert {"alpha", "net"} <= set(page.eval_on_selector(seat, enabled))
-    values = page.eval_on_selector_all(seat + " option", "options => options.map((o) => o.value)")
+    values = page.eval_on_selector_all(seat + " option", choices)
     # 0.5025 against two greedy seats, not measured against mcts:beginner
     assert values.index("mcts:beginner") < values.index("net") < values.index("greedy"), values
     page.select_option("#players", "2")
