@@ -5,7 +5,10 @@ worker processes, as the balance lab plays them (seeded games through
 ``LocalRunner``).
 
 Usage:
-  python bench/bench_learned.py [GAME ...] [--count 400] [--workers 2] [--alpha-moves 20]
+  python bench/bench_learned.py [GAME ...] [--count 400] [--workers 2] [--alpha-moves 20] [--also mcts:medium]
+
+``alpha`` searches as it plays by default (with the rollout share its
+network ships with); ``--also`` times other specs on the same positions.
 
 Uses each game's shipped network for 2 players. Prints figures; asserts nothing.
 """
@@ -25,7 +28,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from bench_random_play import cpu_model  # noqa: E402
 
 import tileworks  # noqa: E402
-from tileworks.agents import make  # noqa: E402
+from tileworks.agents import make, split_specs  # noqa: E402
 from tileworks.arena.playing import play_seeded  # noqa: E402
 from tileworks.arena.runners import LocalRunner  # noqa: E402
 from tileworks.core import sample_chance  # noqa: E402
@@ -65,6 +68,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=400, help="games of net against net")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--alpha-moves", type=int, default=20)
+    parser.add_argument("--also", default="", help="more specs to time as alpha is, e.g. mcts:medium")
     args = parser.parse_args()
     print(f"# {datetime.date.today()}  {cpu_model()}  python {platform.python_version()}  workers {args.workers}")
     for game in args.games:
@@ -74,6 +78,9 @@ def main() -> None:
         if args.alpha_moves:
             alpha = move_times(game, "alpha:iterations=800", args.alpha_moves)
             print(f"{game}: alpha:iterations=800 {statistics.median(alpha):.2f} s a move (median of {args.alpha_moves})")
+        for spec in split_specs(args.also):
+            other = move_times(game, spec, args.alpha_moves or 20)
+            print(f"{game}: {spec} {statistics.median(other):.2f} s a move (median of {len(other)})")
         per = args.count // args.workers
         started = time.perf_counter()
         played = sum(LocalRunner(args.workers).results(play_many, [(game, w * per, per) for w in range(args.workers)]))

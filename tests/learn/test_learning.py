@@ -665,13 +665,14 @@ def untrained(game, options):
 
 @pytest.mark.parametrize("game, options", [("dominoes", {}), ("tuileries", {}), ("azul", {"players": 3}),
                                            ("tiles", {})], ids=["dominoes", "tuileries", "azul-3", "tiles"])
-@pytest.mark.parametrize("agent", ["net", "alpha"])
+@pytest.mark.parametrize("agent", ["net", "alpha", "alpha-mixed"])
 def test_the_learned_agents_play_legal_moves_from_what_the_seat_sees(game, options, agent):
     network = untrained(game, options)
 
     def fresh(seed):
-        return NetAgent(seed=seed, network=network) if agent == "net" else AlphaAgent(seed=seed, iterations=24,
-                                                                                  network=network)
+        if agent == "net":
+            return NetAgent(seed=seed, network=network)
+        return AlphaAgent(seed=seed, iterations=24, mix=0.5 if agent == "alpha-mixed" else 0.0, network=network)
 
     rng = random.Random(7)
     state = tileworks.load_game(game, **options).new_initial_state()
@@ -690,6 +691,40 @@ def test_the_learned_agents_play_legal_moves_from_what_the_seat_sees(game, optio
         assert fresh(checked).step(other) == action
         state.apply_action(action)
         checked += 1
+
+
+def test_alpha_mixed_all_the_way_values_its_leaves_by_rollouts_not_by_the_networks_value():
+    """``mix=1`` keeps the network's prior and drops its value: two networks
+    with the same policy, one of which thinks every position is won by the
+    seat to move, search alike; with ``mix=0`` that belief changes moves. A
+    network that ships with ``alpha.mix`` is searched with that share."""
+    game = tileworks.load_game("tuileries")
+    honest = untrained("tuileries", {})
+    deluded_params = {**honest.params, "value/b2": honest.params["value/b2"] + 8.0}
+    deluded = Network(deluded_params, honest.about)
+    shipped_mixed = Network(deluded_params, {**honest.about, "alpha": {"mix": 1.0}})
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    same_mixed, same_unmixed = [], []
+    while len(same_mixed) < 6:
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        choices = {(mix, name): AlphaAgent(seed=5, iterations=60, mix=mix, network=network).step(state)
+                   for mix in (0.0, 1.0) for name, network in (("honest", honest), ("deluded", deluded))}
+        by_default = AlphaAgent(seed=5, iterations=60, network=shipped_mixed).step(state)
+        same_mixed.append(choices[1.0, "honest"] == choices[1.0, "deluded"] == by_default)
+        same_unmixed.append(choices[0.0, "honest"] == choices[0.0, "deluded"])
+        state.apply_action(choices[1.0, "honest"])
+    assert all(same_mixed)
+    assert not all(same_unmixed)
+
+
+def test_alphas_mix_is_a_share_between_zero_and_one():
+    with pytest.raises(ValueError, match=r"bad value '1.5' for mix in agent spec 'alpha:mix=1.5': must be a number "
+                                         r"at least 0 and at most 1"):
+        make("alpha:mix=1.5")
+    assert make("alpha:mix=0.5,iterations=10").mix == 0.5
 
 
 def test_a_game_without_a_network_for_its_options_says_which_it_has():

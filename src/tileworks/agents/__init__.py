@@ -12,7 +12,8 @@ decision of lookahead with the game's heuristic evaluation), ``mcts``
 levels beginner, easy, medium, hard, expert), and, for a game that ships a
 trained network, ``net`` (the network's policy, one forward pass a move;
 ``net:temperature=0.5`` samples) and ``alpha`` (search guided by the
-network: ``alpha:seconds=1``, ``alpha:iterations=400,c=1.5``).
+network: ``alpha:seconds=1``, ``alpha:iterations=400,c=1.5``; ``mix=0.5`` values
+its leaves half by the network, half by a rollout).
 
 >>> import tileworks
 >>> from tileworks.agents import make
@@ -40,14 +41,18 @@ AGENTS: dict[str, type[Agent]] = {"random": RandomAgent, "greedy": GreedyAgent, 
                                   "alpha": AlphaAgent}
 
 
-def _at_least(kind: type, low: float, strict: bool = False) -> Callable[[str], Any]:
+def _at_least(kind: type, low: float, strict: bool = False, most: float | None = None) -> Callable[[str], Any]:
     """A reader of a parameter's text: a finite ``kind`` at least ``low``
-    (above it when ``strict``); ValueError naming the bound otherwise."""
+    (above it when ``strict``) and at most ``most`` if given; ValueError
+    naming the bounds otherwise."""
 
     def read(text: str) -> Any:
         value = kind(text)
         if not math.isfinite(value) or value < low or (strict and value == low):
-            raise ValueError(f"must be a number {'above' if strict else 'at least'} {low}")
+            raise ValueError(f"must be a number {'above' if strict else 'at least'} {low}"
+                             + (f" and at most {most}" if most is not None else ""))
+        if most is not None and value > most:
+            raise ValueError(f"must be a number at least {low} and at most {most}")
         return value
 
     read.kind = kind  # type: ignore[attr-defined]
@@ -62,7 +67,8 @@ PARAMETERS: dict[str, dict[str, Callable[[str], Any]]] = {
     "mcts": {"iterations": _at_least(int, 1), "seconds": _at_least(float, 0, strict=True),
              "c": _at_least(float, 0), "depth": _at_least(int, 0)},
     "net": {"temperature": _at_least(float, 0)},
-    "alpha": {"iterations": _at_least(int, 1), "seconds": _at_least(float, 0, strict=True), "c": _at_least(float, 0)},
+    "alpha": {"iterations": _at_least(int, 1), "seconds": _at_least(float, 0, strict=True), "c": _at_least(float, 0),
+              "mix": _at_least(float, 0, most=1)},
 }
 #: agents that take a named difficulty level (mcts:hard)
 LEVELLED = {"mcts": LEVELS}

@@ -8,7 +8,13 @@
   network's prior and the values found, asks the network for a new leaf's
   value, and backs it up, each seat choosing by its own value (max-n, so
   three and four seats search as two do); chance is sampled on the way. Budget:
-  ``iterations`` and/or ``seconds`` (whichever ends first).
+  ``iterations`` and/or ``seconds`` (whichever ends first). ``mix=λ`` values
+  a leaf as AlphaGo did: ``(1 − λ)`` of the network's value and ``λ`` of a
+  rollout's (``mcts``'s: random play to the game's rollout depth, then the
+  hand-written evaluation), for a game whose network judges moves better
+  than positions; ``mix=1`` keeps the network's prior and the rollout's value.
+  Without ``mix``, the share is the one the network ships with (``alpha.mix``
+  in its JSON, 0 where none is given).
 
 Both read only the mover's observation tensor, which holds only what that
 seat may see. A game's networks ship in its package (``GameInfo.networks``:
@@ -27,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tileworks.agents.base import Agent
+from tileworks.agents.mcts import rollout
 from tileworks.core import State, sample_chance
 from tileworks.core.i18n import _
 
@@ -272,16 +279,28 @@ class AlphaAgent(LearnedAgent):
     DEFAULT = (800, 2.0)
 
     def __init__(self, seed: int | None = None, iterations: int | None = None, seconds: float | None = None,
-                 c: float = 1.5, network: "Network | None" = None):
+                 c: float = 1.5, mix: float | None = None, network: "Network | None" = None):
         super().__init__(seed, network)
         if iterations is None and seconds is None:
             iterations, seconds = self.DEFAULT
-        self.iterations, self.seconds, self.c = iterations, seconds, c
+        if mix is not None and not 0.0 <= mix <= 1.0:
+            raise ValueError(f"mix must be between 0 and 1, not {mix}")
+        self.iterations, self.seconds, self.c, self.mix = iterations, seconds, c, mix
+        self._mix = 0.0  # the share of a leaf's value its rollout gives, set at each decision
+
+    def mix_for(self, state: State) -> float:
+        """The share of a leaf's value taken from a rollout: the spec's
+        ``mix``, else the one the network ships with (its JSON's
+        ``alpha.mix``, where measured better than the network's own value), else 0."""
+        if self.mix is not None:
+            return self.mix
+        return float(self.network_for(state).about.get("alpha", {}).get("mix", 0.0))
 
     def _choose(self, state: State, legal: list[int]) -> int:
         if len(legal) == 1:
             return legal[0]
         player = state.current_player()
+        self._mix = self.mix_for(state)
         root = Node()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
@@ -307,6 +326,9 @@ class AlphaAgent(LearnedAgent):
             if node.priors is None:  # a new leaf: the network's prior and value
                 probabilities, values = self.ask(state, legal)
                 node.priors = dict(zip(legal, probabilities.tolist()))
+                if self._mix:  # AlphaGo's mixed leaf: the network's value and a rollout's
+                    played = rollout(state, rng, state.rollout_depth(), state.value_scale())
+                    values = [(1.0 - self._mix) * v + self._mix * (2.0 * r - 1.0) for v, r in zip(values, played)]
                 break
             scale = self.c * math.sqrt(node.visits + 1)
             best, action = -math.inf, legal[0]

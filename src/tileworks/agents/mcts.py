@@ -20,6 +20,7 @@ The tree is kept across a turn of several decisions by the same seat.
 from __future__ import annotations
 
 import math
+import random
 import time
 
 from tileworks.agents.base import Agent
@@ -171,22 +172,36 @@ class MCTSAgent(Agent):
         return [action for _, _, action in rated]
 
     def _rollout(self, state: State) -> list[float]:
-        rng = self.rng
-        decisions = 0
         depth = state.rollout_depth() if self.depth is None else self.depth
-        while not state.is_terminal() and decisions < depth:
-            if state.is_chance_node():
-                state.apply_action(sample_chance(state, rng))
-            else:
-                legal = state.legal_actions()
-                state.apply_action(legal[rng.randrange(len(legal))])
-                decisions += 1
-        if state.is_terminal():
-            return state.returns()
-        seats = range(state.game().num_players())
-        values = [state.evaluate(p) for p in seats]
-        out = []
-        for p in seats:
-            rival = max(values[q] for q in seats if q != p)
-            out.append(1.0 / (1.0 + math.exp(-(values[p] - rival) / self._scale)))
-        return out
+        return rollout(state, self.rng, depth, self._scale)
+
+
+def rollout(state: State, rng: random.Random, depth: int, scale: float) -> list[float]:
+    """Every seat's value in [0, 1] after random play from ``state`` (which
+    it changes): the true result if the game ends within ``depth``
+    decisions, otherwise a logistic of each seat's ``evaluate`` lead over
+    its best rival, ``scale`` points making a lead of about 73%.
+
+    >>> import random, tileworks
+    >>> state = tileworks.load_game("kiln").new_initial_state()
+    >>> values = rollout(state, random.Random(1), 4, state.value_scale())
+    >>> len(values), all(0.0 <= v <= 1.0 for v in values)
+    (2, True)
+    """
+    decisions = 0
+    while not state.is_terminal() and decisions < depth:
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            decisions += 1
+    if state.is_terminal():
+        return state.returns()
+    seats = range(state.game().num_players())
+    values = [state.evaluate(p) for p in seats]
+    out = []
+    for p in seats:
+        rival = max(values[q] for q in seats if q != p)
+        out.append(1.0 / (1.0 + math.exp(-(values[p] - rival) / scale)))
+    return out
