@@ -181,9 +181,9 @@ def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_tr
     it was measured to beat (its network's ``measured`` results; one not
     measured yet on top); for 3 players its own network places them again;
     with the grey wall no network fits and those two cannot be chosen.
-    Tuileries' ``alpha`` beat none of the levels it met: it is listed just
-    below the weakest it lost to."""
-    from tileworks.agents.learned import LEVEL_LADDER, networks_of, standing, weakest_loss
+    Tuileries' ``alpha`` (rollout leaves) beat greedy and is listed above it,
+    its ``net`` beat random alone and is listed between random and greedy."""
+    from tileworks.agents.learned import LEVEL_LADDER, networks_of, standing
 
     page = browser.new_page()
     page.goto(server.url + "/")
@@ -193,8 +193,8 @@ def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_tr
     page.select_option("#game", "tuileries")
     values = page.eval_on_selector_all(seat + " option", choices)
     (_, about), = networks_of("tuileries")
-    assert standing(about)["alpha"] is None and weakest_loss(about)["alpha"] == "greedy"
-    assert values.index("greedy") < values.index("alpha") < values.index("random"), values
+    assert standing(about) == {"net": "random", "alpha": "greedy"}
+    assert values.index("mcts:beginner") < values.index("alpha") < values.index("greedy") < values.index("net"), values
     _assert_learned_placed_where_measured(values, about)
     page.select_option("#game", "azul")
     values = page.eval_on_selector_all(seat + " option", choices)
@@ -218,6 +218,30 @@ def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_tr
     page.click("#create button[type=submit]")
     page.wait_for_selector("#board svg .target")
     assert "trained network and search" in page.inner_text("#players")
+    page.close()
+
+
+def test_a_learned_player_that_beat_none_of_its_levels_is_listed_just_below_the_weakest_it_lost_to(server, browser):
+    """A network whose results say its agent beat none of the levels it met
+    (as Tuileries' ``alpha`` did, 0.08 against greedy, before its leaves were
+    valued by rollouts): the seats list it between the level it lost to and
+    the one below, not under random. The page is served this catalogue, the
+    real one with that standing for Tuileries."""
+    def lost_to_greedy(route):
+        catalogue = route.fetch().json()
+        tuileries = next(entry for entry in catalogue if entry["name"] == "tuileries")
+        for network in tuileries["networks"]:
+            network["beats"] = {**network["beats"], "alpha": None}
+            network["loses_to"] = {**network["loses_to"], "alpha": "greedy"}
+        route.fulfill(json=catalogue)
+
+    page = browser.new_page()
+    page.route("**/api/catalogue", lost_to_greedy)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#game option", state="attached")
+    page.select_option("#game", "tuileries")
+    values = page.eval_on_selector_all("#seats select[name=seat1] option", "options => options.map((o) => o.value)")
+    assert values.index("greedy") < values.index("alpha") < values.index("random"), values
     page.close()
 
 
