@@ -46,13 +46,12 @@ def _at_least(kind: type, low: float, strict: bool = False, most: float | None =
     (above it when ``strict``) and at most ``most`` if given; ValueError
     naming the bounds otherwise."""
 
+    bounds = f"{'above' if strict else 'at least'} {low}" + (f" and at most {most}" if most is not None else "")
+
     def read(text: str) -> Any:
         value = kind(text)
-        if not math.isfinite(value) or value < low or (strict and value == low):
-            raise ValueError(f"must be a number {'above' if strict else 'at least'} {low}"
-                             + (f" and at most {most}" if most is not None else ""))
-        if most is not None and value > most:
-            raise ValueError(f"must be a number at least {low} and at most {most}")
+        if not math.isfinite(value) or value < low or (strict and value == low) or (most is not None and value > most):
+            raise ValueError(f"must be a number {bounds}")
         return value
 
     read.kind = kind  # type: ignore[attr-defined]
