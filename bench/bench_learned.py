@@ -29,6 +29,7 @@ from bench_random_play import cpu_model  # noqa: E402
 
 import tileworks  # noqa: E402
 from tileworks.agents import make, split_specs  # noqa: E402
+from tileworks.agents.network import one_thread_for_products  # noqa: E402
 from tileworks.arena.playing import play_seeded  # noqa: E402
 from tileworks.arena.runners import LocalRunner  # noqa: E402
 from tileworks.core import sample_chance  # noqa: E402
@@ -40,17 +41,18 @@ def move_times(game: str, spec: str, moves: int) -> list[float]:
     agent = make(spec, seed=1)
     rng = random.Random(1)
     times = []
-    while len(times) < moves:
-        if state.is_terminal():
-            state = tileworks.load_game(game).new_initial_state()
-        if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
-            continue
-        started = time.perf_counter()
-        action = agent.step(state)
-        if len(state.legal_actions()) > 1:  # a forced move costs nothing: time the real choices
-            times.append(time.perf_counter() - started)
-        state.apply_action(action if rng.random() < 0.8 else rng.choice(state.legal_actions()))
+    with one_thread_for_products():  # as a worker or a game in the terminal reads it
+        while len(times) < moves:
+            if state.is_terminal():
+                state = tileworks.load_game(game).new_initial_state()
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+                continue
+            started = time.perf_counter()
+            action = agent.step(state)
+            if len(state.legal_actions()) > 1:  # a forced move costs nothing: time the real choices
+                times.append(time.perf_counter() - started)
+            state.apply_action(action if rng.random() < 0.8 else rng.choice(state.legal_actions()))
     return times
 
 

@@ -112,3 +112,24 @@ def test_each_worker_process_keeps_its_matrix_products_to_one_thread():
 
     reports = LocalRunner(2).results(operator.call, [threadpool_info, threadpool_info])  # run in each worker
     assert [{pool["num_threads"] for pool in report if pool["user_api"] == "blas"} for report in reports] == [{1}, {1}]
+
+
+def test_games_played_in_this_process_keep_to_one_thread_and_give_the_setting_back():
+    """On one worker the games are played in the caller's own process: one
+    BLAS thread while they are (beside a busy machine, two made Tiles' net
+    twenty times slower), and the caller's own setting once they are done."""
+    import operator
+
+    import numpy  # noqa: F401  (BLAS is loaded with NumPy)
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from tileworks.arena.runners import LocalRunner
+
+    def blas_threads(report):
+        return {pool["num_threads"] for pool in report if pool["user_api"] == "blas"}
+
+    with threadpool_limits(2, user_api="blas"):
+        played = list(LocalRunner(1).results(operator.call, [threadpool_info]))
+        after = threadpool_info()
+    assert blas_threads(played[0]) == {1}
+    assert blas_threads(after) == {2}

@@ -554,18 +554,22 @@ def masked(logits: Any, legal: Any, xp: Any) -> Any:
     return xp.where(legal, logits, xp.finfo(logits.dtype).min)
 
 
-def one_thread_for_products() -> None:
-    """Keep this process's NumPy matrix products (BLAS) to one thread, for
-    good: run it first in each worker process that plays games (the
-    arena's, the balance lab's, the server's computer seats). A network
-    there reads one position at a time, whose products BLAS's own threads
-    barely speed up; with a worker on every core, those threads only take
-    turns with each other's. Tiles' ``net`` against itself on 2 workers and
-    2 cores played 2.1 games a second without this and 27.5 with it
-    (docs/performance.md, "Reading a large board near its tiles")."""
+def one_thread_for_products() -> Any:
+    """Keep this process's NumPy matrix products (BLAS) to one thread: for
+    good, in each worker process that plays games (the arena's, the balance
+    lab's, the server's computer seats), or for a ``with`` block, where a
+    process plays games itself (the arena and the lab on one worker, a game
+    in the terminal). A network there reads one position at a time, whose
+    products BLAS's own threads barely speed up; with the cores busy, those
+    threads only take turns with each other's. Tiles' ``net`` against
+    itself on 2 workers and 2 cores played 2.1 games a second without this
+    and 27.5 with it; Tiles' ``net`` in one process beside a 2-worker arena
+    took 35.7 ms a move without it and 1.7 ms with it
+    (docs/performance.md, "Reading a large board near its tiles", "One
+    BLAS thread for games played in the driver's own process")."""
     from threadpoolctl import threadpool_limits
 
-    threadpool_limits(1, user_api="blas")
+    return threadpool_limits(1, user_api="blas")
 
 
 # -- networks on disk ------------------------------------------------------------------------------

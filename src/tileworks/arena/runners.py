@@ -39,8 +39,11 @@ class LocalRunner:
 
     def results(self, fn: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[Any]:
         if self.workers == 1:
-            for job in jobs:
-                yield fn(job)
+            from tileworks.agents.network import one_thread_for_products
+
+            with one_thread_for_products():
+                for job in jobs:
+                    yield fn(job)
             return
         queue = iter(jobs)
         # forkserver, not fork: a process that has started threads (JAX, a

@@ -159,7 +159,10 @@ def play(
                 check_plays(spec, loaded)
     except ValueError as exc:
         _fail(str(exc))
-    TerminalGame(loaded, seats, seed=seed, record=record).play()
+    from tileworks.agents.network import one_thread_for_products
+
+    with one_thread_for_products():  # a computer seat reads its network one position at a time
+        TerminalGame(loaded, seats, seed=seed, record=record).play()
 
 
 @app.command(help=_("Step through a saved game record."))
