@@ -179,7 +179,7 @@ def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_tr
     """Azul for 2 ships a network: its seats list the learned players
     strongest first among the levels, each just above the strongest level
     it was measured to beat (its network's ``measured`` results; one not
-    measured yet on top); for 3 players its own network places them again;
+    measured yet on top, saying so); for 3 players its own network places them again;
     with the grey wall no network fits and those two cannot be chosen.
     Tuileries' ``alpha`` (rollout leaves) beat greedy and is listed above it,
     its ``net`` beat random alone and is listed between random and greedy."""
@@ -203,6 +203,7 @@ def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_tr
     (_, about), = [found for found in networks_of("azul") if found[1]["options"]["players"] == 2]
     assert standing(about)["net"] == "mcts:easy"
     _assert_learned_placed_where_measured(values, about)
+    assert page.text_content(seat + " option[value=alpha]") == "computer (trained network and search)"
     enabled = "(select) => [...select.options].filter((o) => !o.disabled).map((o) => o.value)"
     assert {"alpha", "net"} <= set(page.eval_on_selector(seat, enabled))
     page.select_option("#options [name=option-variant]", "grey")
@@ -213,6 +214,11 @@ def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_tr
     values = page.eval_on_selector_all(seat + " option", choices)
     # 0.5025 against two greedy seats, not measured against mcts:beginner
     assert values.index("mcts:beginner") < values.index("net") < values.index("greedy"), values
+    # its alpha has no result yet: on top, and the choice says so
+    (_, three), = [found for found in networks_of("azul") if found[1]["options"]["players"] == 3]
+    assert "alpha" not in standing(three) and values.index("alpha") < values.index("mcts:expert"), values
+    assert "not measured" in page.text_content(seat + " option[value=alpha]")
+    assert "not measured" not in page.text_content(seat + " option[value=net]")
     page.select_option("#players", "2")
     page.select_option(seat, "alpha")
     page.click("#create button[type=submit]")

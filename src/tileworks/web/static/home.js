@@ -53,7 +53,8 @@ function networkFits(game) {
 
 // the learned levels can be chosen only where a network was trained for the set-up, and are listed
 // just above the strongest level each was measured to beat, or where it beat none, just below the
-// weakest level it lost to (the levels are listed strongest first)
+// weakest level it lost to (the levels are listed strongest first); one not measured yet stays on
+// top and says so
 function offerLearned() {
   const fits = networkFits(currentGame());
   for (const select of document.querySelectorAll("#seats select")) {
@@ -62,7 +63,9 @@ function offerLearned() {
       const item = level(spec);
       item.disabled = !fits;
       item.title = fits ? "" : _("no trained network for these players and options");
-      if (fits && spec in fits.beats) {  // (one not measured yet stays on top)
+      item.textContent = fits && !(spec in fits.beats)
+        ? _("{name} (strength not measured yet)", { name: agentName(spec) }) : agentName(spec);
+      if (fits && spec in fits.beats) {
         const beaten = fits.beats[spec];
         select.insertBefore(item, beaten ? level(beaten) : level(fits.loses_to[spec]).nextSibling);
       }
