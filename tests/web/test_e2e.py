@@ -181,8 +181,8 @@ def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_tr
     it was measured to beat (its network's ``measured`` results; one not
     measured yet on top, saying so); for 3 players its own network places them again;
     with the grey wall no network fits and those two cannot be chosen.
-    Tuileries' ``alpha`` (rollout leaves) beat greedy and is listed above it,
-    its ``net`` beat random alone and is listed between random and greedy."""
+    Tuileries' and Tiles' ``alpha`` (rollout leaves) beat greedy and are listed above it,
+    their ``net`` beat random alone and is listed between random and greedy."""
     from tileworks.agents.learned import LEVEL_LADDER, networks_of, standing
 
     page = browser.new_page()
@@ -196,6 +196,12 @@ def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_tr
     assert standing(about) == {"net": "random", "alpha": "greedy"}
     assert values.index("mcts:beginner") < values.index("alpha") < values.index("greedy") < values.index("net"), values
     _assert_learned_placed_where_measured(values, about)
+    page.select_option("#game", "tiles")  # the same standing, Tiles' alpha with rollout leaves too
+    values = page.eval_on_selector_all(seat + " option", choices)
+    (_, about), = networks_of("tiles")
+    assert standing(about) == {"net": "random", "alpha": "greedy"}
+    assert values.index("mcts:beginner") < values.index("alpha") < values.index("greedy") < values.index("net"), values
+    assert "not measured" not in page.text_content(seat + " option[value=alpha]")
     page.select_option("#game", "azul")
     values = page.eval_on_selector_all(seat + " option", choices)
     levels = [value for value in values[2:] if value not in ("alpha", "net")]
