@@ -64,7 +64,7 @@ function offerLearned() {
       item.disabled = !fits;
       item.title = fits ? "" : _("no trained network for these players and options");
       item.textContent = fits && !(spec in fits.beats)
-        ? _("{name} (strength not measured yet)", { name: agentName(spec) }) : agentName(spec);
+        ? _("{name}: strength not measured yet", { name: agentName(spec) }) : agentName(spec);
       if (fits && spec in fits.beats) {
         const beaten = fits.beats[spec];
         select.insertBefore(item, beaten ? level(beaten) : level(fits.loses_to[spec]).nextSibling);
