@@ -36,12 +36,11 @@ def test_games_lists_kiln_with_its_options():
     kiln, tuileries = output[output.index("\nkiln "):output.index("\ntiles ")], output[output.index("\ntuileries "):]
     for listing in (kiln, tuileries):
         assert "trained network for 2 players: alpha" in " ".join(listing.split())
-    # Tuileries' alpha, its leaves valued by rollouts, beat greedy over 200 games; its net beat only random
-    assert "alpha (between greedy and the level above)" in " ".join(tuileries.split())
-    assert "net (between random and the level above)" in " ".join(tuileries.split())
-    # Tiles' alpha, its leaves valued by rollouts too, beat greedy over 200 games; its net beat only random
-    assert "alpha (between greedy and the level above)" in " ".join(tiles.split())
-    assert "net (between random and the level above)" in " ".join(tiles.split())
+    # Tuileries' and Tiles' alpha, their leaves valued by rollouts, beat greedy over 200 games; their net beat
+    # only random
+    for listing in (tuileries, tiles):
+        assert "alpha (between greedy and the level above)" in " ".join(listing.split())
+        assert "net (between random and the level above)" in " ".join(listing.split())
 
 
 def test_two_random_seats_play_to_the_end_and_save_the_record(tmp_path):

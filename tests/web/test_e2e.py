@@ -190,18 +190,14 @@ def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_tr
     page.wait_for_selector("#game option", state="attached")
     seat = "#seats select[name=seat1]"
     choices = "options => options.map((o) => o.value)"
-    page.select_option("#game", "tuileries")
-    values = page.eval_on_selector_all(seat + " option", choices)
-    (_, about), = networks_of("tuileries")
-    assert standing(about) == {"net": "random", "alpha": "greedy"}
-    assert values.index("mcts:beginner") < values.index("alpha") < values.index("greedy") < values.index("net"), values
-    _assert_learned_placed_where_measured(values, about)
-    page.select_option("#game", "tiles")  # the same standing, Tiles' alpha with rollout leaves too
-    values = page.eval_on_selector_all(seat + " option", choices)
-    (_, about), = networks_of("tiles")
-    assert standing(about) == {"net": "random", "alpha": "greedy"}
-    assert values.index("mcts:beginner") < values.index("alpha") < values.index("greedy") < values.index("net"), values
-    assert "not measured" not in page.text_content(seat + " option[value=alpha]")
+    for game in ("tuileries", "tiles"):  # the same standing: alpha with rollout leaves in both
+        page.select_option("#game", game)
+        values = page.eval_on_selector_all(seat + " option", choices)
+        (_, about), = networks_of(game)
+        assert standing(about) == {"net": "random", "alpha": "greedy"}
+        assert values.index("mcts:beginner") < values.index("alpha") < values.index("greedy") < values.index("net"), values
+        _assert_learned_placed_where_measured(values, about)
+        assert "not measured" not in page.text_content(seat + " option[value=alpha]")
     page.select_option("#game", "azul")
     values = page.eval_on_selector_all(seat + " option", choices)
     levels = [value for value in values[2:] if value not in ("alpha", "net")]
