@@ -41,6 +41,9 @@ def test_games_lists_kiln_with_its_options():
     for listing in (tuileries, tiles):
         assert "alpha (between greedy and the level above)" in " ".join(listing.split())
         assert "net (between random and the level above)" in " ".join(listing.split())
+    # KILN's alpha beat mcts:medium over 200 games (0.605); its net beat only random
+    assert "alpha (between mcts:medium and the level above); net (between random and the level above)" in " ".join(
+        kiln.split())
 
 
 def test_two_random_seats_play_to_the_end_and_save_the_record(tmp_path):

@@ -179,10 +179,12 @@ def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_tr
     """Azul for 2 ships a network: its seats list the learned players
     strongest first among the levels, each just above the strongest level
     it was measured to beat (its network's ``measured`` results; one not
-    measured yet on top, saying so); for 3 players its own network places them again;
+    measured yet on top, saying so: Azul's 4-player alpha); for 3 and 4 players their own
+    networks place them again;
     with the grey wall no network fits and those two cannot be chosen.
     Tuileries' and Tiles' ``alpha`` (rollout leaves) beat greedy and are listed above it,
-    their ``net`` beat random alone and is listed between random and greedy."""
+    their ``net`` beat random alone and is listed between random and greedy; KILN's
+    ``alpha`` beat ``mcts:medium`` and is listed just above it."""
     from tileworks.agents.learned import LEVEL_LADDER, networks_of, standing
 
     page = browser.new_page()
@@ -198,6 +200,13 @@ def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_tr
         assert values.index("mcts:beginner") < values.index("alpha") < values.index("greedy") < values.index("net"), values
         _assert_learned_placed_where_measured(values, about)
         assert "not measured" not in page.text_content(seat + " option[value=alpha]")
+    page.select_option("#game", "kiln")  # alpha beat mcts:medium over 200 games: listed just above it
+    values = page.eval_on_selector_all(seat + " option", choices)
+    (_, about), = networks_of("kiln")
+    assert standing(about) == {"net": "random", "alpha": "mcts:medium"}
+    assert values.index("mcts:hard") < values.index("alpha") < values.index("mcts:medium"), values
+    _assert_learned_placed_where_measured(values, about)
+    assert "not measured" not in page.text_content(seat + " option[value=alpha]")
     page.select_option("#game", "azul")
     values = page.eval_on_selector_all(seat + " option", choices)
     levels = [value for value in values[2:] if value not in ("alpha", "net")]
@@ -214,11 +223,16 @@ def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_tr
     page.select_option("#players", "3")
     assert {"alpha", "net"} <= set(page.eval_on_selector(seat, enabled))
     values = page.eval_on_selector_all(seat + " option", choices)
-    # 0.5025 against two greedy seats, not measured against mcts:beginner
-    assert values.index("mcts:beginner") < values.index("net") < values.index("greedy"), values
-    # its alpha has no result yet: on top, and the choice says so
+    # both beat two greedy seats (alpha 0.81, net 0.5025) and were not measured against mcts:beginner
     (_, three), = [found for found in networks_of("azul") if found[1]["options"]["players"] == 3]
-    assert "alpha" not in standing(three) and values.index("alpha") < values.index("mcts:expert"), values
+    assert standing(three) == {"net": "greedy", "alpha": "greedy"}
+    assert values.index("mcts:beginner") < values.index("alpha") < values.index("net") < values.index("greedy"), values
+    assert "not measured" not in page.text_content(seat + " option[value=alpha]")
+    # for 4 players its alpha has no result yet: on top, and the choice says so
+    page.select_option("#players", "4")
+    values = page.eval_on_selector_all(seat + " option", choices)
+    (_, four), = [found for found in networks_of("azul") if found[1]["options"]["players"] == 4]
+    assert "alpha" not in standing(four) and values.index("alpha") < values.index("mcts:expert"), values
     assert "not measured" in page.text_content(seat + " option[value=alpha]")
     assert "not measured" not in page.text_content(seat + " option[value=net]")
     page.select_option("#players", "2")
