@@ -833,14 +833,15 @@ def test_the_arena_records_a_learned_agents_result_beside_its_network(kiln_netwo
     from tileworks.cli.main import app
 
     before = json.loads(kiln_networks_elsewhere.read_text(encoding="utf-8"))["measured"]
-    assert {(row["agent"], row["opponent"]) for row in before} == {("net", "random"), ("net", "greedy")}
+    assert {(row["agent"], row["opponent"]) for row in before} == {
+        ("net", "random"), ("net", "greedy"), ("alpha", "mcts:medium")}
     result = CliRunner().invoke(app, ["arena", "kiln", "--agents", "net,random", "--games", "4", "--seed", "5",
                                       "--out", str(tmp_path / "arena"), "--record"])
     assert result.exit_code == 0, result.output
     measured = json.loads(kiln_networks_elsewhere.read_text(encoding="utf-8"))["measured"]
     summary = json.loads((tmp_path / "arena" / "summary.json").read_text(encoding="utf-8"))
     net = next(row for row in summary["agents"] if row["agent"] == "net")
-    assert [row for row in measured if row["opponent"] == "greedy"] == [row for row in before if row["opponent"] == "greedy"]
+    assert [row for row in measured if row["opponent"] != "random"] == [row for row in before if row["opponent"] != "random"]
     (row,) = [row for row in measured if row["opponent"] == "random"]
     assert row["games"] == 4 and row["score"] == net["win_rate"] and row["low"] <= row["score"] <= row["high"]
     assert row["command"] == "tileworks arena kiln --agents net,random --games 4 --workers 1 --seed 5"
