@@ -192,21 +192,20 @@ def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_tr
     page.wait_for_selector("#game option", state="attached")
     seat = "#seats select[name=seat1]"
     choices = "options => options.map((o) => o.value)"
-    for game in ("tuileries", "tiles"):  # the same standing: alpha with rollout leaves in both
+    # each game's standing (from its network's measured rows) and the order its seat lists, strongest first:
+    # Tuileries' and Tiles' alpha (rollout leaves) beat greedy, KILN's beat mcts:medium; their net beat random alone
+    rollout_leaves = ({"net": "random", "alpha": "greedy"}, ["mcts:beginner", "alpha", "greedy", "net"])
+    expected = {"tuileries": rollout_leaves, "tiles": rollout_leaves,
+                "kiln": ({"net": "random", "alpha": "mcts:medium"}, ["mcts:hard", "alpha", "mcts:medium"])}
+    for game, (stands, order) in expected.items():
         page.select_option("#game", game)
         values = page.eval_on_selector_all(seat + " option", choices)
         (_, about), = networks_of(game)
-        assert standing(about) == {"net": "random", "alpha": "greedy"}
-        assert values.index("mcts:beginner") < values.index("alpha") < values.index("greedy") < values.index("net"), values
+        assert standing(about) == stands
+        places = [values.index(value) for value in order]
+        assert places == sorted(places), (game, values)
         _assert_learned_placed_where_measured(values, about)
         assert "not measured" not in page.text_content(seat + " option[value=alpha]")
-    page.select_option("#game", "kiln")  # alpha beat mcts:medium over 200 games: listed just above it
-    values = page.eval_on_selector_all(seat + " option", choices)
-    (_, about), = networks_of("kiln")
-    assert standing(about) == {"net": "random", "alpha": "mcts:medium"}
-    assert values.index("mcts:hard") < values.index("alpha") < values.index("mcts:medium"), values
-    _assert_learned_placed_where_measured(values, about)
-    assert "not measured" not in page.text_content(seat + " option[value=alpha]")
     page.select_option("#game", "azul")
     values = page.eval_on_selector_all(seat + " option", choices)
     levels = [value for value in values[2:] if value not in ("alpha", "net")]
