@@ -20,8 +20,10 @@ declare -A SETTINGS=(
   # Azul's network that reads the sources and every seat's board (docs/agents.md, "Azul reads its boards")
   [azul-3p-canvas]="azul -o players=3 --network board --imitate greedy --imitate-games 1000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy"
   # anchored at 0.5 to 196 iterations, where it drew level with the flat network (strength.md, "The fourth
-  # H200 sitting"); from there, half as near greedy's choices
-  [azul-2p-canvas]="azul --network board --imitate greedy --imitate-games 1000 --anchor 0.25 --games 2048 --steps 32 --simulations 16 --opponents random,greedy,mcts:easy"
+  # H200 sitting"); from there, half as near greedy's choices, which took it past the flat network head to
+  # head and not against the levels by 537 (strength.md, "The fifth H200 sitting"): from there, a search
+  # four times as deep at each decision, for sharper targets
+  [azul-2p-canvas]="azul --network board --imitate greedy --imitate-games 1000 --anchor 0.25 --games 2048 --steps 32 --simulations 64 --opponents random,greedy,mcts:easy"
   [azul-4p-canvas]="azul -o players=4 --network board --imitate greedy --imitate-games 1000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy"
   # KILN's network that reads the kiln and the warehouse in play as boards (docs/agents.md, "KILN reads two boards")
   [kiln-2p-canvas]="kiln --network board --imitate greedy --imitate-games 1000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy"

@@ -611,9 +611,22 @@ def test_a_resumed_run_trains_what_an_uninterrupted_one_does(tmp_path):
         (4, {"games": 24, "steps": 8}, {"games": 16, "steps": 16})]
     assert "from iteration 4 on" in (tmp_path / "halves" / "report.md").read_text()
     assert [row["settings"] for row in wider.network().about["sittings"]] == [{"games": 24, "steps": 8}]
-    narrower = Trainer(TrainConfig("dominoes", iterations=5, seed=5, **{**TINY, "games": 8}), tmp_path / "halves")
+    narrower = Trainer(TrainConfig("dominoes", iterations=6, seed=5, **{**TINY, "games": 8}), tmp_path / "halves")
     assert all(np.array_equal(kept[:8], going) for kept, going in
                zip(jax.tree.leaves(wider.games), jax.tree.leaves(narrower.games)))
+    narrower.run()
+    # a later sitting searches further at each decision: a search of its own, and the change written down
+    deeper = Trainer(TrainConfig("dominoes", iterations=7, seed=5, **{**TINY, "games": 8, "simulations": 8}),
+                     tmp_path / "halves")
+    assert deeper.play is not narrower.play
+    deeper.run()
+    assert deeper.iteration == 7 and deeper.decisions == narrower.decisions + 8 * 16
+    assert read_sittings(tmp_path / "halves")[-1] == {
+        "iteration": 6, "settings": {"games": 8, "steps": 16, "simulations": 8},
+        "were": {"games": 8, "steps": 16, "simulations": 4}, "device": jax.devices()[0].device_kind}
+    assert "8 simulations a decision (were 8 and 16, 4 simulations a decision)" in (
+        tmp_path / "halves" / "report.md").read_text()
+    assert deeper.network().about["config"]["simulations"] == 8
 
 
 def test_three_seats_train_a_value_for_each_seat(tmp_path):

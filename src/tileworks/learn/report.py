@@ -61,12 +61,23 @@ def describe_anchors(sittings: list[dict[str, Any]], anchor: float) -> str:
     return "; ".join([f"anchor {held[0][1]:g}", *(f"{value:g} from iteration {it}" for it, value in held[1:])])
 
 
+def _changed(settings: dict[str, Any]) -> str:
+    """The anchor and the search's simulations among a sitting's ``settings``, where they changed."""
+    return "".join([*([f", anchor {settings['anchor']:g}"] if "anchor" in settings else []),
+                    *([f", {settings['simulations']} simulations a decision"] if "simulations" in settings else [])])
+
+
 def _sitting(row: dict[str, Any]) -> str:
+    """One change of settings as the report lists it.
+
+    >>> _sitting({"iteration": 537, "device": "NVIDIA H200", "settings": {"games": 2048, "steps": 32,
+    ...           "simulations": 64}, "were": {"games": 2048, "steps": 32, "simulations": 16}})
+    '- from iteration 537 on NVIDIA H200: 2048 games side by side, 32 decisions each an iteration, 64 simulations a decision (were 2048 and 32, 16 simulations a decision)'
+    """
     now, were = row["settings"], row["were"]
-    anchor = f", anchor {now['anchor']:g}" if "anchor" in now else ""
-    was = f", anchor {were['anchor']:g}" if "anchor" in were else ""
     return (f"- from iteration {row['iteration']} on {row['device']}: {now['games']} games side by side, "
-            f"{now['steps']} decisions each an iteration{anchor} (were {were['games']} and {were['steps']}{was})")
+            f"{now['steps']} decisions each an iteration{_changed(now)} "
+            f"(were {were['games']} and {were['steps']}{_changed(were)})")
 
 
 def read_imitation(out: Path) -> dict[str, Any] | None:

@@ -162,15 +162,20 @@ DEFAULT_HIDDEN = {"flat": 256, "board": 32}
 DENSE_ACTIONS = 4096
 SLOTS = 512
 
-#: settings a resumed run may change: how long it runs, saves and is evaluated, and how much
+#: settings a resumed run may change: how long it runs, saves and is evaluated, how much
 #: self-play an iteration does (games side by side, decisions each), which a sitting on a GPU
-#: raises; a change of these or of the anchor is logged in ``metrics.jsonl`` (see :meth:`Trainer.resize`)
+#: raises, and how far each decision searches; a change of these or of the anchor is logged in
+#: ``metrics.jsonl`` (see :meth:`Trainer.resize`)
 ADJUSTABLE = ("iterations", "checkpoint_every", "eval_every", "eval_games", "opponents",
               "stagger",  # (a new run's start, and games added to a resumed one)
-              "games", "steps", "anchor")
+              "games", "steps", "anchor", "simulations", "considered")
 #: the adjustable settings that change the data an iteration plays (a change of ``anchor``,
-#: which changes what it learns from, is logged beside them)
+#: which changes what it learns from, or of ``simulations``, how sharp its targets are, is
+#: logged beside them)
 SELF_PLAY = ("games", "steps")
+#: the adjustable settings logged only when they change (the CLI considers up to 16 actions at
+#: the root, fewer where there are fewer simulations: more simulations may consider more)
+LOGGED_WHEN_CHANGED = ("anchor", "simulations", "considered")
 
 
 @dataclass
@@ -285,15 +290,16 @@ class Trainer:
         its games in progress cut to the new number, or joined by new ones,
         started at staggered stages as a new run's are (their key is the
         run's seed and the iteration, so the same commands train the same
-        network); the change, and a change of ``anchor``, is logged in
-        ``metrics.jsonl``."""
+        network); the change, and a change of ``anchor`` or ``simulations``,
+        is logged in ``metrics.jsonl``."""
         config = self.config
         playing = int(self.games.current_player.shape[0])
         before = self.before or config
         were = {"games": playing, "steps": before.steps}
         settings = {name: getattr(config, name) for name in SELF_PLAY}
-        if before.anchor != config.anchor:
-            were["anchor"], settings["anchor"] = before.anchor, config.anchor
+        for name in LOGGED_WHEN_CHANGED:
+            if getattr(before, name) != getattr(config, name):
+                were[name], settings[name] = getattr(before, name), getattr(config, name)
         if settings == were:
             return
         if playing > config.games:
