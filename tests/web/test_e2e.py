@@ -197,20 +197,29 @@ def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_tr
     rollout_leaves = ({"net": "random", "alpha": "greedy"}, ["mcts:beginner", "alpha", "greedy", "net"])
     expected = {"tuileries": rollout_leaves, "tiles": rollout_leaves,
                 "kiln": ({"net": "random", "alpha": "mcts:medium"}, ["mcts:hard", "alpha", "mcts:medium"])}
-    for game, (stands, order) in expected.items():
-        page.select_option("#game", game)
+
+    def listed(about: dict, stands: dict, order: list[str]) -> list[str]:
+        """The seat's choices, once the network's standing and their order are as expected, alpha's measured."""
         values = page.eval_on_selector_all(seat + " option", choices)
-        (_, about), = networks_of(game)
         assert standing(about) == stands
         places = [values.index(value) for value in order]
-        assert places == sorted(places), (game, values)
-        _assert_learned_placed_where_measured(values, about)
+        assert places == sorted(places), values
         assert "not measured" not in page.text_content(seat + " option[value=alpha]")
+        return values
+
+    def azul_network(players: int) -> dict:
+        (_, about), = [found for found in networks_of("azul") if found[1]["options"]["players"] == players]
+        return about
+
+    for game, (stands, order) in expected.items():
+        page.select_option("#game", game)
+        (_, about), = networks_of(game)
+        _assert_learned_placed_where_measured(listed(about, stands, order), about)
     page.select_option("#game", "azul")
     values = page.eval_on_selector_all(seat + " option", choices)
     levels = [value for value in values[2:] if value not in ("alpha", "net")]
     assert levels == list(reversed(LEVEL_LADDER)), values
-    (_, about), = [found for found in networks_of("azul") if found[1]["options"]["players"] == 2]
+    about = azul_network(2)
     assert standing(about)["net"] == "mcts:easy"
     _assert_learned_placed_where_measured(values, about)
     assert page.text_content(seat + " option[value=alpha]") == "computer (trained network and search)"
@@ -221,20 +230,11 @@ def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_tr
     page.select_option("#options [name=option-variant]", "standard")
     page.select_option("#players", "3")
     assert {"alpha", "net"} <= set(page.eval_on_selector(seat, enabled))
-    values = page.eval_on_selector_all(seat + " option", choices)
     # both beat two greedy seats (alpha 0.81, net 0.5025) and were not measured against mcts:beginner
-    (_, three), = [found for found in networks_of("azul") if found[1]["options"]["players"] == 3]
-    assert standing(three) == {"net": "greedy", "alpha": "greedy"}
-    assert values.index("mcts:beginner") < values.index("alpha") < values.index("net") < values.index("greedy"), values
-    assert "not measured" not in page.text_content(seat + " option[value=alpha]")
+    listed(azul_network(3), {"net": "greedy", "alpha": "greedy"}, ["mcts:beginner", "alpha", "net", "greedy"])
     # for 4 players alpha beat three greedy seats (0.45, a fair share 0.25) and net only random ones
     page.select_option("#players", "4")
-    values = page.eval_on_selector_all(seat + " option", choices)
-    (_, four), = [found for found in networks_of("azul") if found[1]["options"]["players"] == 4]
-    assert standing(four) == {"net": "random", "alpha": "greedy"}
-    assert (values.index("mcts:beginner") < values.index("alpha") < values.index("greedy") < values.index("net")
-            < values.index("random")), values
-    assert "not measured" not in page.text_content(seat + " option[value=alpha]")
+    listed(azul_network(4), {"net": "random", "alpha": "greedy"}, ["mcts:beginner", "alpha", "greedy", "net", "random"])
     page.select_option("#players", "2")
     # Block Dominoes' alpha (a plugin's network) has no result yet: on top, and the choice says so
     page.select_option("#game", "dominoes")

@@ -162,13 +162,6 @@ DEFAULT_HIDDEN = {"flat": 256, "board": 32}
 DENSE_ACTIONS = 4096
 SLOTS = 512
 
-#: settings a resumed run may change: how long it runs, saves and is evaluated, how much
-#: self-play an iteration does (games side by side, decisions each), which a sitting on a GPU
-#: raises, and how far each decision searches; a change of these or of the anchor is logged in
-#: ``metrics.jsonl`` (see :meth:`Trainer.resize`)
-ADJUSTABLE = ("iterations", "checkpoint_every", "eval_every", "eval_games", "opponents",
-              "stagger",  # (a new run's start, and games added to a resumed one)
-              "games", "steps", "anchor", "simulations", "considered")
 #: the adjustable settings that change the data an iteration plays (a change of ``anchor``,
 #: which changes what it learns from, or of ``simulations``, how sharp its targets are, is
 #: logged beside them)
@@ -176,6 +169,13 @@ SELF_PLAY = ("games", "steps")
 #: the adjustable settings logged only when they change (the CLI considers up to 16 actions at
 #: the root, fewer where there are fewer simulations: more simulations may consider more)
 LOGGED_WHEN_CHANGED = ("anchor", "simulations", "considered")
+#: settings a resumed run may change: how long it runs, saves and is evaluated, how much
+#: self-play an iteration does (games side by side, decisions each), which a sitting on a GPU
+#: raises, and how far each decision searches; a change of these or of the anchor is logged in
+#: ``metrics.jsonl`` (see :meth:`Trainer.resize`)
+ADJUSTABLE = ("iterations", "checkpoint_every", "eval_every", "eval_games", "opponents",
+              "stagger",  # (a new run's start, and games added to a resumed one)
+              *SELF_PLAY, *LOGGED_WHEN_CHANGED)
 
 
 @dataclass
@@ -290,8 +290,8 @@ class Trainer:
         its games in progress cut to the new number, or joined by new ones,
         started at staggered stages as a new run's are (their key is the
         run's seed and the iteration, so the same commands train the same
-        network); the change, and a change of ``anchor`` or ``simulations``,
-        is logged in ``metrics.jsonl``."""
+        network); the change, and a change of :data:`LOGGED_WHEN_CHANGED`
+        (the anchor, the search), is logged in ``metrics.jsonl``."""
         config = self.config
         playing = int(self.games.current_player.shape[0])
         before = self.before or config
