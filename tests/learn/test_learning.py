@@ -363,6 +363,46 @@ def test_a_board_read_channel_by_channel_is_read_near_its_marks_too(height, widt
     assert np.allclose(logits, whole_logits[0], atol=1e-4) and np.allclose(value, whole_value[0], atol=1e-5)
 
 
+def test_training_reads_tiles_layout_in_the_frames_corner_and_learns_what_the_whole_frame_teaches():
+    """Tiles draws its layout from the frame's top-left cell, so JAX (self-
+    play's search and the training step) convolves only the frame's corner
+    widened by the network's reach, while every tile of the batch lies in
+    the corner: the logits, values and gradients are those of the whole
+    frame, in positions from a game's first tile to its last. A batch with
+    one tile beyond the corner is read whole, as before."""
+    from tileworks.agents.network import _corner_window
+
+    game = tileworks.load_game("tiles")
+    corner = game.board_layout()
+    whole = {name: value for name, value in corner.items() if name != "corner"}
+    params = jax.tree.map(jnp.asarray, nudged(Network.untrained(game, hidden=8, blocks=2, seed=1).params))
+    assert _corner_window(params, corner) == 19 + reach_of(params) < corner["width"]
+    rng, state, observations = random.Random(3), game.new_initial_state(), []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        observations.append(np.asarray(state.observation_tensor(state.current_player()), np.float32))
+        state.apply_action(rng.choice(state.legal_actions()))
+    in_corner = np.stack(observations[::4])
+    beyond = in_corner.copy()
+    beyond[-1, 3 * 47 * 47 + 20 * 47 + 2] = 1.0  # a tile's side on row 20, past the corner's 19 rows
+
+    def total(params, observation, board):
+        logits, value = forward(params, observation, jnp, dict(board), learning=True)
+        return (logits[:, ::97] ** 2).sum() + value.sum(), (logits, value)
+
+    outputs = jax.jit(jax.value_and_grad(total, has_aux=True), static_argnums=2)
+    for observation in (in_corner, beyond):
+        ((_, (logits, value)), gradient), ((_, (whole_logits, whole_value)), whole_gradient) = (
+            outputs(params, observation, board) for board in (tuple(corner.items()), tuple(whole.items())))
+        assert np.allclose(logits, whole_logits, atol=1e-5) and np.allclose(value, whole_value, atol=1e-5)
+        for name in params:
+            assert np.allclose(gradient[name], whole_gradient[name], rtol=1e-4, atol=1e-5), name
+        played, _ = jax.jit(lambda p, o: forward(p, o, jnp, corner))(params, observation)
+        assert np.allclose(played, whole_logits, atol=1e-5)
+
+
 def test_a_board_network_learns_from_the_same_gradient_whichever_way_it_convolves():
     """Training on a CPU convolves by nine shifted matrix products (XLA's
     convolution's gradient is slow inside a loop); play uses XLA's

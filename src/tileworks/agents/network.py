@@ -194,8 +194,11 @@ def _act(a: Any, params: dict[str, Any], name: str, xp: Any) -> Any:
     return xp.where(a > 0, a, slope * a)
 
 
-def _conv3(x: Any, w: Any, xp: Any, learning: bool = False) -> Any:
-    """A 3 x 3 convolution of cells ``x [..., H, W, in]`` with ``w [3, 3, in, out]``, zero beyond the edges.
+def _conv3(x: Any, w: Any, xp: Any, learning: bool = False, padding: tuple[tuple[int, int], ...] = ((1, 1), (1, 1))) -> Any:
+    """A 3 x 3 convolution of cells ``x [..., H, W, in]`` with ``w [3, 3, in, out]``,
+    zero beyond the edges (``padding``: the rows above and below, the
+    columns left and right, that are taken as zero; by default one each, so
+    the output has the input's cells).
 
     In JAX, XLA's convolution (on a CPU three times as fast as the sum of
     nine shifted matrix products below, which NumPy uses), except where it
@@ -207,10 +210,10 @@ def _conv3(x: Any, w: Any, xp: Any, learning: bool = False) -> Any:
         import jax
 
         cells = x.reshape((-1,) + x.shape[-3:])
-        out = jax.lax.conv_general_dilated(cells, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
-        return out.reshape(x.shape[:-1] + (w.shape[-1],))
-    height, width = x.shape[-3], x.shape[-2]
-    padded = xp.pad(x, [(0, 0)] * (x.ndim - 3) + [(1, 1), (1, 1), (0, 0)])
+        out = jax.lax.conv_general_dilated(cells, w, (1, 1), padding, dimension_numbers=("NHWC", "HWIO", "NHWC"))
+        return out.reshape(x.shape[:-3] + out.shape[-3:])
+    padded = xp.pad(x, [(0, 0)] * (x.ndim - 3) + [*padding, (0, 0)])
+    height, width = padded.shape[-3] - 2, padded.shape[-2] - 2
     return sum(padded[..., dy:dy + height, dx:dx + width, :] @ w[dy, dx] for dy in range(3) for dx in range(3))
 
 
@@ -241,6 +244,14 @@ def _board_trunk(params: dict[str, Any], observation: Any, xp: Any, board: dict[
     """:func:`_trunk` for a board network: the logits, and the pooled features the value head reads."""
     if is_canvas(board):
         return _canvas_trunk(params, observation, xp, board, learning)
+    if xp is not np and _corner_window(params, board):
+        return _corner_trunk(params, observation, board, learning)
+    return _whole_board_trunk(params, observation, xp, board, learning)
+
+
+def _whole_board_trunk(params: dict[str, Any], observation: Any, xp: Any, board: dict[str, int],
+                       learning: bool = False) -> tuple[Any, Any]:
+    """:func:`_board_trunk`, every cell of the board computed."""
     planes, height, width = board["planes"], board["height"], board["width"]
     cells = planes * height * width
     batch = observation.shape[:-1]
@@ -468,6 +479,135 @@ def _board_trunk_near(params: dict[str, Any], observation: np.ndarray, board: di
     return logits, pooled
 
 
+def _corner_window(params: dict[str, Any], board: dict[str, int]) -> int:
+    """The side of the window :func:`_corner_trunk` computes for a layout
+    with a ``"corner"`` (the cells its marks start from; 0 where it has
+    none): the corner widened by the network's reach, where that leaves
+    cells beyond it on both sides (else 0: the board is read whole).
+
+    >>> params = {"block0/w1": 0, "block1/w1": 0}  # two blocks: a reach of five cells
+    >>> _corner_window(params, {"height": 47, "width": 47, "corner": 19})
+    24
+    >>> _corner_window(params, {"height": 20, "width": 47, "corner": 19})
+    0
+    """
+    reach = reach_of(params)
+    corner = board.get("corner", 0)
+    size = corner + reach
+    fits = 0 < corner and size < min(board["height"], board["width"]) and 2 * reach + 1 <= min(board["height"], board["width"])
+    return size if fits else 0
+
+
+def _corner_trunk(params: dict[str, Any], observation: Any, board: dict[str, int], learning: bool) -> tuple[Any, Any]:
+    """:func:`_board_trunk` in JAX for a board whose marks start at its
+    top-left corner (the layout's ``"corner"``: Tiles draws its layout from
+    the frame's first cells, so a game's tiles lie in some 16 x 16 of its
+    47 x 47). Where every observation of the batch has its marks within
+    ``corner`` rows and columns, the convolutions run over the corner
+    widened by the network's reach, and over a board ``2 * reach + 1`` a
+    side that holds once each case of a cell beyond it (which sees only
+    empty cells and the edges, as in :func:`_board_trunk_near`); else, over
+    the whole board. The same outputs (to float rounding), in a third of
+    the products for Tiles: what self-play's search and the training step
+    spend their time on."""
+    import jax
+    import jax.numpy as jnp
+
+    planes, height, width, corner = board["planes"], board["height"], board["width"], board["corner"]
+    marks = observation[..., :planes * height * width].reshape(observation.shape[:-1] + (planes, height, width))
+    beyond = jnp.any(marks[..., corner:, :] != 0) | jnp.any(marks[..., :, corner:] != 0)
+    return jax.lax.cond(beyond, lambda o: _whole_board_trunk(params, o, jnp, board, learning),
+                        lambda o: _corner_window_trunk(params, o, board, learning), observation)
+
+
+def _corner_window_trunk(params: dict[str, Any], observation: Any, board: dict[str, int], learning: bool) -> tuple[Any, Any]:
+    """:func:`_corner_trunk` where every mark lies within the corner. The
+    cells held are those of the small board (``side * side``), then those
+    of the window (``size * size``), row by row."""
+    import jax.numpy as jnp
+
+    planes, height, width = board["planes"], board["height"], board["width"]
+    plan = _corner_plan(height, width, reach_of(params), _corner_window(params, board))
+    side, size = plan.side, plan.size
+    batch, cells = observation.shape[:-1], planes * height * width
+    x = jnp.moveaxis(observation[..., :cells].reshape(batch + (planes, height, width)), -3, -1)
+    inputs = jnp.concatenate([jnp.zeros(batch + (side * side, planes), x.dtype),
+                              x[..., :size, :size, :].reshape(batch + (size * size, planes))], axis=-2)
+
+    def conv(h: Any, w: Any) -> Any:
+        channels = h.shape[-1]
+        small = h[..., :side * side, :].reshape(batch + (side, side, channels))
+        window = h[..., side * side:, :].reshape(batch + (size, size, channels))
+        # the window's last neighbours, below it and to its right, are cells beyond it: the small board's
+        right = small[..., plan.rows, plan.right, :]
+        below = small[..., plan.below, :, :][..., plan.columns, :]
+        bordered = jnp.concatenate([jnp.concatenate([window, right[..., None, :]], axis=-2), below[..., None, :, :]],
+                                   axis=-3)
+        return jnp.concatenate([_conv3(small, w, jnp, learning).reshape(batch + (side * side, -1)),
+                                _conv3(bordered, w, jnp, learning, padding=((1, 0), (1, 0))).reshape(
+                                    batch + (size * size, -1))], axis=-2)
+
+    context = observation[..., cells:] @ params["globals/w"] + params["globals/b"]
+    features = _board_body(params, inputs, context[..., None, :], conv, jnp)
+    placed = features @ params["policy/w"] + params["policy/b"]
+    small = placed[..., :side * side, :].reshape(batch + (side, side, -1))
+    # the whole board's cells: the window's beside the small board's to its right, then the small board's below
+    top = jnp.concatenate([placed[..., side * side:, :].reshape(batch + (size, size, -1)),
+                           small[..., plan.rows, :, :][..., plan.right_of, :]], axis=-2)
+    placed = jnp.concatenate([top, small[..., plan.below_of, :, :][..., plan.across, :]], axis=-3)
+    placed = placed.reshape(batch + (height * width, -1))
+    if board.get("order") == "channel":
+        placed = jnp.moveaxis(placed, -1, -2)
+    mean = (features * plan.counts[:, None]).sum(axis=-2) / (height * width)
+    pooled = jnp.concatenate([mean, _max_over_rows(jnp.take(features, plan.used, axis=-2), jnp)], axis=-1)
+    logits = jnp.concatenate([placed.reshape(batch + (-1,)), pooled @ params["extra/w"] + params["extra/b"]], axis=-1)
+    return logits, pooled
+
+
+@dataclass(frozen=True)
+class _CornerPlan:
+    """Where :func:`_corner_window_trunk` finds each cell (its fixed indices)."""
+
+    side: int  # the small board's side
+    size: int  # the window's side
+    rows: np.ndarray  # the small board's row for each of the window's rows
+    columns: np.ndarray  # the small board's column for each of the window's columns and the one beyond
+    below: int  # the small board's row for the row below the window
+    right: int  # the small board's column for the column right of the window
+    right_of: np.ndarray  # the small board's column for each column right of the window
+    below_of: np.ndarray  # the small board's row for each row below the window
+    across: np.ndarray  # the small board's column for each column of the whole board
+    counts: np.ndarray  # how many cells of the whole board each held cell stands for
+    used: np.ndarray  # the held cells that stand for any
+
+
+@functools.lru_cache(maxsize=8)
+def _corner_plan(height: int, width: int, reach: int, size: int) -> _CornerPlan:
+    side = 2 * reach + 1
+    row, column = np.divmod(np.arange(height * width), width)
+    inside = (row < size) & (column < size)
+    spread = np.where(inside, side * side + row * size + column,
+                      _fold(row, height, reach) * side + _fold(column, width, reach)).astype(np.int32)
+    counts = np.bincount(spread, minlength=side * side + size * size).astype(np.float32)
+    return _CornerPlan(side, size, _fold(np.arange(size), height, reach), _fold(np.arange(size + 1), width, reach),
+                       int(_fold(np.asarray(size), height, reach)), int(_fold(np.asarray(size), width, reach)),
+                       _fold(np.arange(size, width), width, reach), _fold(np.arange(size, height), height, reach),
+                       _fold(np.arange(width), width, reach), counts, np.flatnonzero(counts).astype(np.int32))
+
+
+def _fold(i: np.ndarray, size: int, reach: int) -> np.ndarray:
+    """Rows (or columns) ``i`` of a board ``size`` long, on a board ``2 *
+    reach + 1`` long that holds each case of a cell far from every mark
+    once: those within ``reach`` of an edge keep their distance from it,
+    the others are the middle one.
+
+    >>> _fold(np.arange(8), 8, 2).tolist()
+    [0, 1, 2, 2, 2, 2, 3, 4]
+    """
+    side = 2 * reach + 1
+    return np.where(i < reach, i, np.where(size - 1 - i < reach, side - size + i, reach))
+
+
 @functools.lru_cache(maxsize=512)
 def _near_cells(height: int, width: int, reach: int, box: tuple[int, int, int, int]) -> tuple[np.ndarray, np.ndarray]:
     """For :func:`_board_trunk_near`, whose cells are those of a small
@@ -479,14 +619,11 @@ def _near_cells(height: int, width: int, reach: int, box: tuple[int, int, int, i
     side = 2 * reach + 1
     top, bottom, left, right = box
 
-    def fold(i: np.ndarray, size: int) -> np.ndarray:  # a row or column of the whole board on the small one
-        return np.where(i < reach, i, np.where(size - 1 - i < reach, side - size + i, reach))
-
     def holder(row: np.ndarray, column: np.ndarray) -> np.ndarray:
         """The cell holding (row, column) of the whole board: in the box, else its fold."""
         boxed = (top <= row) & (row < bottom) & (left <= column) & (column < right)
         inside = side * side + (row - top) * (right - left) + (column - left)
-        return np.where(boxed, inside, fold(row, height) * side + fold(column, width))
+        return np.where(boxed, inside, _fold(row, height, reach) * side + _fold(column, width, reach))
 
     small = np.divmod(np.arange(side * side), side)
     in_box = np.divmod(np.arange((bottom - top) * (right - left)), max(right - left, 1))

@@ -85,6 +85,11 @@ class Game(ABC):
         actions after them are not tied to a cell). With ``"order":
         "channel"`` they run channel by channel instead: channel ``c`` of
         cell ``i`` is action ``c * H * W + i`` (Tuileries: a tile on a square).
+        With ``"corner": K`` the marked cells (any plane not zero) start at
+        the board's top-left cell and seldom pass its first ``K`` rows and
+        columns, so training may compute only that corner while they do
+        (Tiles: a 47 x 47 frame whose layouts seldom pass 16 x 16); it
+        changes what is computed, never the outputs.
 
         A game of several boards, or whose board is not where its
         observation starts, gives a *canvas* layout instead: its boards

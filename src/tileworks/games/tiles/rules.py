@@ -39,6 +39,9 @@ from tileworks.games.tiles.constants import (
 )
 from tileworks.games.tiles.tileset import TileSet, colours_of
 
+#: the rows and columns from the observation frame's top-left cell that a layout seldom passes (board_layout)
+CORNER = 19
+
 
 class TilesGame(Game):
     """Tiles with fixed options (see ``tileworks.games.tiles.GAME_INFO``)."""
@@ -67,13 +70,19 @@ class TilesGame(Game):
     def board_layout(self) -> dict[str, int]:
         """The observation's 12 planes (a side's colour) and the placements
         (a tile kind in a turn, ``4 * kind + turn``) share the frame around
-        the layout (``observation``, ``placement``).
+        the layout (``observation``, ``placement``). The layout is drawn
+        from the frame's top-left cell, so its tiles lie in the frame's
+        ``corner``: a frame as wide as a straight line of every tile, where
+        a game's layout is seldom a third of that (the widest of 200 random
+        games of the 45 tiles was 15 cells, of 40 greedy games 14). Training
+        computes the corner alone while every tile is in it.
 
         >>> import tileworks
         >>> tileworks.load_game("tiles").board_layout()
-        {'planes': 12, 'height': 47, 'width': 47, 'channels': 96}
+        {'planes': 12, 'height': 47, 'width': 47, 'channels': 96, 'corner': 19}
         """
-        return {"planes": 12, "height": self.width, "width": self.width, "channels": 4 * self.kinds}
+        return {"planes": 12, "height": self.width, "width": self.width, "channels": 4 * self.kinds,
+                "corner": min(self.width, CORNER)}
 
     def max_game_length(self) -> int:
         # every turn plays, discards or passes; a seat passes only when the
