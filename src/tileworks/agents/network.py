@@ -194,7 +194,8 @@ def _act(a: Any, params: dict[str, Any], name: str, xp: Any) -> Any:
     return xp.where(a > 0, a, slope * a)
 
 
-def _conv3(x: Any, w: Any, xp: Any, learning: bool = False, padding: tuple[tuple[int, int], ...] = ((1, 1), (1, 1))) -> Any:
+def _conv3(x: Any, w: Any, xp: Any, learning: bool = False,
+           padding: tuple[tuple[int, int], ...] = ((1, 1), (1, 1))) -> Any:
     """A 3 x 3 convolution of cells ``x [..., H, W, in]`` with ``w [3, 3, in, out]``,
     zero beyond the edges (``padding``: the rows above and below, the
     columns left and right, that are taken as zero; by default one each, so
@@ -491,11 +492,9 @@ def _corner_window(params: dict[str, Any], board: dict[str, int]) -> int:
     >>> _corner_window(params, {"height": 20, "width": 47, "corner": 19})
     0
     """
-    reach = reach_of(params)
-    corner = board.get("corner", 0)
+    reach, corner, shortest = reach_of(params), board.get("corner", 0), min(board["height"], board["width"])
     size = corner + reach
-    fits = 0 < corner and size < min(board["height"], board["width"]) and 2 * reach + 1 <= min(board["height"], board["width"])
-    return size if fits else 0
+    return size if 0 < corner and size < shortest and 2 * reach + 1 <= shortest else 0
 
 
 def _corner_trunk(params: dict[str, Any], observation: Any, board: dict[str, int], learning: bool) -> tuple[Any, Any]:
@@ -520,7 +519,8 @@ def _corner_trunk(params: dict[str, Any], observation: Any, board: dict[str, int
                         lambda o: _corner_window_trunk(params, o, board, learning), observation)
 
 
-def _corner_window_trunk(params: dict[str, Any], observation: Any, board: dict[str, int], learning: bool) -> tuple[Any, Any]:
+def _corner_window_trunk(params: dict[str, Any], observation: Any, board: dict[str, int],
+                         learning: bool) -> tuple[Any, Any]:
     """:func:`_corner_trunk` where every mark lies within the corner. The
     cells held are those of the small board (``side * side``), then those
     of the window (``size * size``), row by row."""
@@ -528,7 +528,7 @@ def _corner_window_trunk(params: dict[str, Any], observation: Any, board: dict[s
 
     planes, height, width = board["planes"], board["height"], board["width"]
     plan = _corner_plan(height, width, reach_of(params), _corner_window(params, board))
-    side, size = plan.side, plan.size
+    side, size, rows, columns = plan.side, plan.size, plan.rows, plan.columns
     batch, cells = observation.shape[:-1], planes * height * width
     x = jnp.moveaxis(observation[..., :cells].reshape(batch + (planes, height, width)), -3, -1)
     inputs = jnp.concatenate([jnp.zeros(batch + (side * side, planes), x.dtype),
@@ -539,8 +539,8 @@ def _corner_window_trunk(params: dict[str, Any], observation: Any, board: dict[s
         small = h[..., :side * side, :].reshape(batch + (side, side, channels))
         window = h[..., side * side:, :].reshape(batch + (size, size, channels))
         # the window's last neighbours, below it and to its right, are cells beyond it: the small board's
-        right = small[..., plan.rows, plan.right, :]
-        below = small[..., plan.below, :, :][..., plan.columns, :]
+        right = small[..., rows[:size], columns[size], :]
+        below = small[..., rows[size], :, :][..., columns[:size + 1], :]
         bordered = jnp.concatenate([jnp.concatenate([window, right[..., None, :]], axis=-2), below[..., None, :, :]],
                                    axis=-3)
         return jnp.concatenate([_conv3(small, w, jnp, learning).reshape(batch + (side * side, -1)),
@@ -553,8 +553,8 @@ def _corner_window_trunk(params: dict[str, Any], observation: Any, board: dict[s
     small = placed[..., :side * side, :].reshape(batch + (side, side, -1))
     # the whole board's cells: the window's beside the small board's to its right, then the small board's below
     top = jnp.concatenate([placed[..., side * side:, :].reshape(batch + (size, size, -1)),
-                           small[..., plan.rows, :, :][..., plan.right_of, :]], axis=-2)
-    placed = jnp.concatenate([top, small[..., plan.below_of, :, :][..., plan.across, :]], axis=-3)
+                           small[..., rows[:size], :, :][..., columns[size:], :]], axis=-2)
+    placed = jnp.concatenate([top, small[..., rows[size:], :, :][..., columns, :]], axis=-3)
     placed = placed.reshape(batch + (height * width, -1))
     if board.get("order") == "channel":
         placed = jnp.moveaxis(placed, -1, -2)
@@ -570,13 +570,8 @@ class _CornerPlan:
 
     side: int  # the small board's side
     size: int  # the window's side
-    rows: np.ndarray  # the small board's row for each of the window's rows
-    columns: np.ndarray  # the small board's column for each of the window's columns and the one beyond
-    below: int  # the small board's row for the row below the window
-    right: int  # the small board's column for the column right of the window
-    right_of: np.ndarray  # the small board's column for each column right of the window
-    below_of: np.ndarray  # the small board's row for each row below the window
-    across: np.ndarray  # the small board's column for each column of the whole board
+    rows: np.ndarray  # for each row of the whole board, the small board's row that holds it beyond the window
+    columns: np.ndarray  # the same for each column
     counts: np.ndarray  # how many cells of the whole board each held cell stands for
     used: np.ndarray  # the held cells that stand for any
 
@@ -589,10 +584,8 @@ def _corner_plan(height: int, width: int, reach: int, size: int) -> _CornerPlan:
     spread = np.where(inside, side * side + row * size + column,
                       _fold(row, height, reach) * side + _fold(column, width, reach)).astype(np.int32)
     counts = np.bincount(spread, minlength=side * side + size * size).astype(np.float32)
-    return _CornerPlan(side, size, _fold(np.arange(size), height, reach), _fold(np.arange(size + 1), width, reach),
-                       int(_fold(np.asarray(size), height, reach)), int(_fold(np.asarray(size), width, reach)),
-                       _fold(np.arange(size, width), width, reach), _fold(np.arange(size, height), height, reach),
-                       _fold(np.arange(width), width, reach), counts, np.flatnonzero(counts).astype(np.int32))
+    return _CornerPlan(side, size, _fold(np.arange(height), height, reach), _fold(np.arange(width), width, reach),
+                       counts, np.flatnonzero(counts).astype(np.int32))
 
 
 def _fold(i: np.ndarray, size: int, reach: int) -> np.ndarray:
