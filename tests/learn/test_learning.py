@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 import tileworks
-from tileworks.agents import make
-from tileworks.agents.learned import AlphaAgent, NetAgent, networks_of
+from tileworks.agents import SERVED_LIMITS, make
+from tileworks.agents.learned import AlphaAgent, NetAgent, networks_of, shipped_network
 from tileworks.agents.network import (Network, _act, _board_trunk_near, forward, init_board_params, init_params,
                                       reach_of)
 from tileworks.core import sample_chance
@@ -718,14 +718,15 @@ def untrained(game, options):
 
 @pytest.mark.parametrize("game, options", [("dominoes", {}), ("tuileries", {}), ("azul", {"players": 3}),
                                            ("tiles", {})], ids=["dominoes", "tuileries", "azul-3", "tiles"])
-@pytest.mark.parametrize("agent", ["net", "alpha", "alpha-mixed"])
+@pytest.mark.parametrize("agent", ["net", "alpha", "alpha-mixed", "alpha-batched"])
 def test_the_learned_agents_play_legal_moves_from_what_the_seat_sees(game, options, agent):
     network = untrained(game, options)
 
     def fresh(seed):
         if agent == "net":
             return NetAgent(seed=seed, network=network)
-        return AlphaAgent(seed=seed, iterations=24, mix=0.5 if agent == "alpha-mixed" else 0.0, network=network)
+        return AlphaAgent(seed=seed, iterations=24, mix=0.5 if agent == "alpha-mixed" else 0.0,
+                          batch=8 if agent == "alpha-batched" else 1, network=network)
 
     rng = random.Random(7)
     state = tileworks.load_game(game, **options).new_initial_state()
@@ -771,6 +772,68 @@ def test_alpha_mixed_all_the_way_values_its_leaves_by_rollouts_not_by_the_networ
         state.apply_action(choices[1.0, "honest"])
     assert all(same_mixed)
     assert not all(same_unmixed)
+
+
+def _nodes(root):
+    yield root
+    for child in root.children.values():
+        yield from _nodes(child)
+
+
+def test_a_batch_of_alphas_walks_spreads_over_the_moves_and_leaves_no_virtual_loss_behind():
+    """The first walk reads the root's prior; the next eight, one batch, are
+    each counted as a loss where they pass until the network has answered,
+    so with a prior near uniform they try eight different first moves (with
+    no virtual loss all eight would follow the best score to one)."""
+    state = _first_decision("azul", players=3)
+    assert len(state.legal_actions()) > 8
+    root = AlphaAgent(seed=1, iterations=9, batch=8, network=untrained("azul", {"players": 3})).search(state)
+    assert root.visits == 9
+    assert sorted(child.visits for child in root.children.values()) == [1] * 8
+    assert all(node.pending == 0 for node in _nodes(root))
+
+
+@pytest.mark.parametrize("iterations, batch", [(50, 16), (7, 64), (30, 1)])
+def test_alpha_searches_exactly_its_iterations_whatever_its_batch(iterations, batch):
+    state = _first_decision("tuileries")
+    agent = AlphaAgent(seed=2, iterations=iterations, batch=batch, network=untrained("tuileries", {}))
+    root = agent.search(state)
+    assert root.visits == iterations
+    assert sum(child.visits for child in root.children.values()) == iterations - 1  # the first read the root
+    assert agent.step(state) in state.legal_actions()
+
+
+@pytest.mark.parametrize("game", ["azul", "kiln", "tiles"])
+def test_a_network_answers_a_batch_as_it_answers_each_position_alone(game):
+    """Azul's 2-player network is flat, KILN's reads a canvas and Tiles'
+    reads its frame near the tiles: each gives a batch the logits and
+    values it gives each position on its own."""
+    network = shipped_network(tileworks.load_game(game))
+    rng = random.Random(4)
+    state, observations = tileworks.load_game(game).new_initial_state(), []
+    while len(observations) < 5:
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        observations.append(state.observation_tensor(state.current_player()))
+        state.apply_action(rng.choice(state.legal_actions()))
+    logits, values = network.evaluate_many(observations)
+    assert logits.shape[0] == values.shape[0] == 5
+    for k, observation in enumerate(observations):
+        alone_logits, alone_value = network.evaluate(observation)
+        np.testing.assert_allclose(logits[k], alone_logits, rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(values[k], alone_value, rtol=1e-4, atol=1e-4)
+
+
+def test_alphas_batch_is_a_whole_number_of_walks_capped_on_a_server():
+    with pytest.raises(ValueError, match=r"bad value '0' for batch in agent spec 'alpha:batch=0': must be a number "
+                                         r"at least 1"):
+        make("alpha:batch=0")
+    assert make("alpha:batch=16").batch == 16
+    # a time budget is spent on more iterations a batch; an iteration budget searches one at a time
+    assert make("alpha:seconds=1").batch == 4 and make("alpha:seconds=1,batch=1").batch == 1
+    assert make("alpha").batch == make("alpha:iterations=100").batch == make("alpha:iterations=100,seconds=1").batch == 1
+    assert make("alpha:batch=100000", limits=SERVED_LIMITS).batch == 64
 
 
 def test_alphas_mix_is_a_share_between_zero_and_one():

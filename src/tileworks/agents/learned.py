@@ -14,7 +14,14 @@
   hand-written evaluation), for a game whose network judges moves better
   than positions; ``mix=1`` keeps the network's prior and the rollout's value.
   Without ``mix``, the share is the one the network ships with (``alpha.mix``
-  in its JSON, 0 where none is given).
+  in its JSON, 0 where none is given). ``batch=K`` walks ``K`` iterations
+  down the tree before the network values their new leaves in one forward
+  pass, each walk counting as a loss where it passed until it is backed up
+  (a virtual loss, as AlphaGo's and AlphaZero's parallel searches do), so
+  that the walks of a batch spread out: a small network answers many
+  positions at once for little more than one. A search given ``seconds``
+  alone asks about 4 at a time unless its spec says otherwise; one given
+  iterations, one at a time.
 
 Both read only the mover's observation tensor, which holds only what that
 seat may see. A game's networks ship in its package (``GameInfo.networks``:
@@ -230,15 +237,29 @@ class LearnedAgent(Agent):
     def ask(self, state: State, legal: list[int]) -> tuple["np.ndarray", list[float]]:
         """The network's probabilities over ``legal`` (in their order) and
         every seat's value (by seat number), from the mover's observation alone."""
-        import numpy as np
-
-        from tileworks.agents.network import seat_values
-
         mover = state.current_player()
         logits, value = self.network_for(state).evaluate(state.observation_tensor(mover))
-        chosen = logits[legal].astype(np.float64)
-        chosen = np.exp(chosen - chosen.max())
-        return chosen / chosen.sum(), seat_values(value, mover, state.game().num_players())
+        return _answer(logits, value, legal, mover, state.game().num_players())
+
+    def ask_many(self, states: list[State], legals: list[list[int]]) -> list[tuple["np.ndarray", list[float]]]:
+        """:meth:`ask` for several positions of one game, in one forward pass where that is faster."""
+        movers = [state.current_player() for state in states]
+        logits, values = self.network_for(states[0]).evaluate_many(
+            [state.observation_tensor(mover) for state, mover in zip(states, movers)])
+        seats = states[0].game().num_players()
+        return [_answer(logits[k], values[k], legal, mover, seats)
+                for k, (legal, mover) in enumerate(zip(legals, movers))]
+
+
+def _answer(logits: "np.ndarray", value: Any, legal: list[int], mover: int, seats: int) -> tuple["np.ndarray", list[float]]:
+    """The probabilities over ``legal`` (a softmax of their logits) and every seat's value."""
+    import numpy as np
+
+    from tileworks.agents.network import seat_values
+
+    chosen = logits[legal].astype(np.float64)
+    chosen = np.exp(chosen - chosen.max())
+    return chosen / chosen.sum(), seat_values(value, mover, seats)
 
 
 class NetAgent(LearnedAgent):
@@ -261,7 +282,7 @@ class NetAgent(LearnedAgent):
 
 
 class Node:
-    __slots__ = ("children", "priors", "visits", "total")
+    __slots__ = ("children", "priors", "visits", "total", "pending")
 
     def __init__(self) -> None:
         self.children: dict[int, Node] = {}
@@ -269,6 +290,19 @@ class Node:
         self.priors: dict[int, float] | None = None
         self.visits = 0
         self.total = 0.0
+        #: walks of the batch under way that passed here, each counted as a loss until it is backed up
+        self.pending = 0
+
+
+class Walk:
+    """One iteration's way down the tree: the nodes it entered with their
+    movers, the position it stopped at, and every seat's value there (once known)."""
+
+    __slots__ = ("path", "state", "leaf", "legal", "values")
+
+    def __init__(self, path: list[tuple[Node, int]], state: State, leaf: Node | None, legal: list[int],
+                 values: list[float] | None):
+        self.path, self.state, self.leaf, self.legal, self.values = path, state, leaf, legal, values
 
 
 class AlphaAgent(LearnedAgent):
@@ -277,15 +311,22 @@ class AlphaAgent(LearnedAgent):
     name = "alpha"
     #: the budget with no parameters: iterations, and the cap on seconds a decision
     DEFAULT = (800, 2.0)
+    #: the batch of a search given seconds alone: more iterations in its time, which
+    #: plays stronger than one at a time (docs/strength.md, "`alpha` asks about its leaves in batches")
+    TIMED_BATCH = 4
 
     def __init__(self, seed: int | None = None, iterations: int | None = None, seconds: float | None = None,
-                 c: float = 1.5, mix: float | None = None, network: "Network | None" = None):
+                 c: float = 1.5, mix: float | None = None, batch: int | None = None, network: "Network | None" = None):
         super().__init__(seed, network)
+        if batch is None:  # an iteration budget searches one at a time, as its measured results were played
+            batch = self.TIMED_BATCH if iterations is None and seconds is not None else 1
         if iterations is None and seconds is None:
             iterations, seconds = self.DEFAULT
         if mix is not None and not 0.0 <= mix <= 1.0:
             raise ValueError(f"mix must be between 0 and 1, not {mix}")
-        self.iterations, self.seconds, self.c, self.mix = iterations, seconds, c, mix
+        if batch < 1:
+            raise ValueError(f"batch must be at least 1, not {batch}")
+        self.iterations, self.seconds, self.c, self.mix, self.batch = iterations, seconds, c, mix, batch
         self._mix = 0.0  # the share of a leaf's value its rollout gives, set at each decision
 
     def mix_for(self, state: State) -> float:
@@ -299,50 +340,85 @@ class AlphaAgent(LearnedAgent):
     def _choose(self, state: State, legal: list[int]) -> int:
         if len(legal) == 1:
             return legal[0]
+        root = self.search(state)
+        visited = [(child.visits, child.total / child.visits, a) for a, child in root.children.items()
+                   if a in legal and child.visits]
+        return max(visited)[2] if visited else legal[self.rng.randrange(len(legal))]
+
+    def search(self, state: State) -> Node:
+        """The tree searched from ``state`` (a decision) within the budget: its root."""
         player = state.current_player()
         self._mix = self.mix_for(state)
         root = Node()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while (self.iterations is None or done < self.iterations) and (deadline is None or time.perf_counter() < deadline):
-            self._iterate(root, state.resample_hidden(player, self.rng))
-            done += 1
-        visited = [(child.visits, child.total / child.visits, a) for a, child in root.children.items()
-                   if a in legal and child.visits]
-        return max(visited)[2] if visited else legal[self.rng.randrange(len(legal))]
+            # the root's own prior first, so that a batch's walks spread over its moves
+            size = 1 if root.priors is None else self.batch
+            if self.iterations is not None:
+                size = min(size, self.iterations - done)
+            self._walk_batch(root, state, player, size)
+            done += size
+        return root
 
-    def _iterate(self, root: Node, state: State) -> None:
+    def _walk_batch(self, root: Node, state: State, player: int, size: int) -> None:
+        """``size`` iterations at once: each walks down its own determinisation,
+        the walks before it in the batch counted as losses where they passed
+        (a virtual loss, so that they spread out), then the network values all
+        their new leaves in one pass and each walk is backed up. One iteration
+        (``batch=1``) is plain PUCT."""
+        walks = []
+        for _ in range(size):
+            walk = self._descend(root, state.resample_hidden(player, self.rng))
+            root.pending += 1
+            for node, _mover in walk.path:
+                node.pending += 1
+            walks.append(walk)
+        waiting = [walk for walk in walks if walk.values is None]
+        if waiting:
+            answers = self.ask_many([walk.state for walk in waiting], [walk.legal for walk in waiting])
+            for walk, (probabilities, values) in zip(waiting, answers):
+                if walk.leaf.priors is None:  # (two walks of a batch may reach the same new leaf)
+                    walk.leaf.priors = dict(zip(walk.legal, probabilities.tolist()))
+                if self._mix:  # AlphaGo's mixed leaf: the network's value and a rollout's
+                    played = rollout(walk.state, self.rng, walk.state.rollout_depth(), walk.state.value_scale())
+                    values = [(1.0 - self._mix) * v + self._mix * (2.0 * r - 1.0) for v, r in zip(values, played)]
+                walk.values = values
+        for walk in walks:
+            root.visits += 1
+            root.pending -= 1
+            for child, mover in walk.path:
+                child.visits += 1
+                child.pending -= 1
+                child.total += walk.values[mover]
+
+    def _descend(self, root: Node, state: State) -> Walk:
+        """Walk from the root by PUCT to a new leaf or the game's end, sampling chance on the way."""
         node, path = root, []
         rng = self.rng
         while True:
             if state.is_terminal():
-                values = [2.0 * r - 1.0 for r in state.returns()]
-                break
+                return Walk(path, state, None, [], [2.0 * r - 1.0 for r in state.returns()])
             if state.is_chance_node():
                 state.apply_action(sample_chance(state, rng))
                 continue
             mover = state.current_player()
             legal = state.legal_actions()
-            if node.priors is None:  # a new leaf: the network's prior and value
-                probabilities, values = self.ask(state, legal)
-                node.priors = dict(zip(legal, probabilities.tolist()))
-                if self._mix:  # AlphaGo's mixed leaf: the network's value and a rollout's
-                    played = rollout(state, rng, state.rollout_depth(), state.value_scale())
-                    values = [(1.0 - self._mix) * v + self._mix * (2.0 * r - 1.0) for v, r in zip(values, played)]
-                break
-            scale = self.c * math.sqrt(node.visits + 1)
+            if node.priors is None:  # a new leaf: the network will give its prior and value
+                return Walk(path, state, node, legal, None)
+            scale = self.c * math.sqrt(node.visits + node.pending + 1)
             best, action = -math.inf, legal[0]
             for a in legal:  # (a determinisation may offer an action the first one did not: a small prior)
                 child = node.children.get(a)
                 prior = node.priors.get(a, 1.0 / len(legal))
-                q, n = (child.total / child.visits, child.visits) if child is not None and child.visits else (0.0, 0)
+                if child is not None and (child.visits or child.pending):
+                    n = child.visits + child.pending
+                    q = (child.total - child.pending) / n if child.pending else child.total / n
+                else:
+                    q, n = 0.0, 0
                 score = q + scale * prior / (1 + n)
                 if score > best:
                     best, action = score, a
             state.apply_action(action)
             node = node.children.setdefault(action, Node())
             path.append((node, mover))
-        root.visits += 1
-        for child, mover in path:
-            child.visits += 1
-            child.total += values[mover]

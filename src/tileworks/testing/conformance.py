@@ -389,7 +389,8 @@ def test_game_api(tileworks_config):
 
 
 #: every kind of agent, each at a budget that keeps the check quick
-AGENT_SPECS = ("random", "greedy", "mcts:iterations=15,depth=4", "net", "alpha:iterations=15")
+AGENT_SPECS = ("random", "greedy", "mcts:iterations=15,depth=4", "net", "alpha:iterations=15",
+               "alpha:iterations=15,batch=4")
 
 
 def agent_for(spec, game, seed):
