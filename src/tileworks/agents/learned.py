@@ -411,11 +411,8 @@ class AlphaAgent(LearnedAgent):
             for a in legal:  # (a determinisation may offer an action the first one did not: a small prior)
                 child = node.children.get(a)
                 prior = node.priors.get(a, 1.0 / len(legal))
-                if child is not None and (child.visits or child.pending):
-                    n = child.visits + child.pending
-                    q = (child.total - child.pending) / n if child.pending else child.total / n
-                else:
-                    q, n = 0.0, 0
+                n = child.visits + child.pending if child is not None else 0
+                q = (child.total - child.pending) / n if n else 0.0  # each pending walk a loss (-1)
                 score = q + scale * prior / (1 + n)
                 if score > best:
                     best, action = score, a
