@@ -27,8 +27,9 @@ from tileworks.core.records import save_record
 
 
 @dataclass
-class ArenaConfig:
-    """What to play. ``options`` are game options; ``players`` follows the agents."""
+class RunConfig:
+    """What a run plays, an arena's or a ladder's: ``games`` of ``game`` (with
+    the game ``options``) between ``agents``, their records under ``out``."""
 
     game: str
     agents: list[str]
@@ -39,6 +40,11 @@ class ArenaConfig:
     options: dict[str, Any] = field(default_factory=dict)
     #: a Ray cluster to run on (see :class:`~tileworks.arena.runners.RayRunner`); None: local processes
     ray: str | None = None
+
+
+@dataclass
+class ArenaConfig(RunConfig):
+    """An arena's run: one agent a seat, seats rotating from game to game; ``players`` follows the agents."""
 
     def __post_init__(self) -> None:
         if len(self.agents) < 2:

@@ -20,11 +20,11 @@ from __future__ import annotations
 import json
 import re
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from tileworks.arena import ArenaConfig, finished_result, play_game, wilson
+from tileworks.arena import ArenaConfig, RunConfig, finished_result, play_game, wilson
 from tileworks.arena.runners import make_runner
 
 
@@ -43,17 +43,8 @@ def folder_name(pair: tuple[str, str]) -> str:
 
 
 @dataclass
-class LadderConfig:
-    """What to play: ``games`` between each pair of ``agents`` (two players)."""
-
-    game: str
-    agents: list[str]
-    games: int
-    out: Path
-    seed: int = 0
-    workers: int = 1
-    options: dict[str, Any] = field(default_factory=dict)
-    ray: str | None = None
+class LadderConfig(RunConfig):
+    """A ladder's run: ``games`` between each pair of ``agents`` (two players)."""
 
     def __post_init__(self) -> None:
         if len(set(self.agents)) != len(self.agents):
