@@ -408,9 +408,10 @@ class AlphaAgent(LearnedAgent):
                 return Walk(path, state, node, legal, None)
             scale = self.c * math.sqrt(node.visits + node.pending + 1)
             best, action = -math.inf, legal[0]
-            for a in legal:  # (a determinisation may offer an action the first one did not: a small prior)
+            unknown = 1.0 / len(legal)  # (a determinisation may offer an action the first one did not: a small prior)
+            for a in legal:
                 child = node.children.get(a)
-                prior = node.priors.get(a, 1.0 / len(legal))
+                prior = node.priors.get(a, unknown)
                 n = child.visits + child.pending if child is not None else 0
                 q = (child.total - child.pending) / n if n else 0.0  # each pending walk a loss (-1)
                 score = q + scale * prior / (1 + n)
