@@ -37,7 +37,7 @@ def test_largest_groups_are_connected_disjoint_and_largest(rows, colour):
     largest = board.largest_groups(mask)
     everything = board.groups(mask)
     assert sum(g.bit_count() for g in everything) == mask.bit_count()
-    assert largest == [g for g in everything if g.bit_count() == max(x.bit_count() for x in everything)]
+    assert largest == tuple(g for g in everything if g.bit_count() == max(x.bit_count() for x in everything))
     for group in largest:
         assert board.grow(group & -group, mask) == group
 

@@ -122,11 +122,15 @@ def groups(mask: int) -> list[int]:
     return out
 
 
-def largest_groups(mask: int) -> list[int]:
+@lru_cache(maxsize=1 << 16)
+def largest_groups(mask: int) -> tuple[int, ...]:
     """The groups of ``mask`` that tie for the largest size, ordered by first cell.
 
+    Cached, as ``placements`` is: every copy starts here, and a search meets
+    the same kiln many times.
+
     >>> largest_groups(0b000011_000000_110000)   # two dominoes on different rows
-    [48, 12288]
+    (48, 12288)
     """
     best: list[int] = []
     size = 0
@@ -140,7 +144,7 @@ def largest_groups(mask: int) -> list[int]:
             best.append(group)
         if mask.bit_count() < size:  # no remaining group can reach the size
             break
-    return best
+    return tuple(best)
 
 
 def group_sizes(mask: int) -> list[int]:
@@ -191,9 +195,13 @@ def translations(shape: int) -> tuple[int, ...]:
     )
 
 
-def placements(shape: int, warehouse: int) -> list[int]:
-    """Placements of ``shape`` onto empty cells of ``warehouse`` (warehouse masks)."""
-    return [p for p in translations(shape) if not p & warehouse]
+@lru_cache(maxsize=1 << 16)
+def placements(shape: int, warehouse: int) -> tuple[int, ...]:
+    """Placements of ``shape`` onto empty cells of ``warehouse`` (warehouse masks).
+
+    Cached: a search asks about the same few warehouses thousands of times.
+    """
+    return tuple(p for p in translations(shape) if not p & warehouse)
 
 
 def complete_rows(warehouse: int) -> int:

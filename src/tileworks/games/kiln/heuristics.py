@@ -26,6 +26,7 @@ Everything here is public, as is everything in KILN.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from tileworks.games.kiln.board import (
@@ -58,8 +59,10 @@ def _neighbours(cells: int) -> int:
     return (((cells << 1) & _NOT_LEFT) | ((cells >> 1) & _NOT_RIGHT) | (cells << 5) | (cells >> 5)) & WAREHOUSE_FULL
 
 
+@lru_cache(maxsize=1 << 16)
 def warehouse_value(warehouse: int) -> float:
-    """The warehouse's heuristic value (see the module docs).
+    """The warehouse's heuristic value (see the module docs). Cached, as is
+    ``_with_sale``: a search values the same warehouses at most of its leaves.
 
     >>> round(warehouse_value(0b11111), 2)          # a complete top row, a 1-point sale
     0.8
@@ -150,6 +153,7 @@ def pending_gain(state: "KilnState") -> float:
     return 0.0
 
 
+@lru_cache(maxsize=1 << 16)
 def _with_sale(warehouse: int, to_goal: int, heating: tuple[int, ...] = (), extra: float = 0.0) -> float:
     """The warehouse's value, or the best sale's price plus what it leaves;
     ``extra`` (an extra turn already earned) counts unless the sale wins.

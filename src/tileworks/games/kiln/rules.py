@@ -355,7 +355,7 @@ class KilnState(DelegatingState):
         _, shape = board.shape_of(group)
         colour = self.mover_colour()
         warehouse = self.warehouses[colour]
-        fits = board.placements(shape, warehouse) if shape else []
+        fits = board.placements(shape, warehouse) if shape else ()
         if len(fits) == 1:
             self._paint(fits[0])
         elif fits:
