@@ -34,11 +34,14 @@ def rotate(code: str) -> str:
     return code[3] + code[:3]
 
 
-def rotations(code: str) -> list[str]:
+@lru_cache(maxsize=1024)
+def rotations(code: str) -> tuple[str, str, str, str]:
+    """The code turned 0 to 3 quarter turns clockwise (cached: every tile
+    placed in a search asks for one)."""
     out = [code]
     for _turn in range(3):
         out.append(rotate(out[-1]))
-    return out
+    return tuple(out)  # type: ignore[return-value]
 
 
 def canonical(code: str) -> str:
@@ -133,7 +136,9 @@ class TileSet:
         return len(self.codes)
 
 
+@lru_cache(maxsize=1024)
 def colours_of(code: str) -> tuple[int, int, int, int]:
+    """The colour of each side, north first (cached, as ``rotations`` is)."""
     return tuple(COLOURS.index(ch) for ch in code)  # type: ignore[return-value]
 
 
