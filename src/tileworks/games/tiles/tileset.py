@@ -34,14 +34,12 @@ def rotate(code: str) -> str:
     return code[3] + code[:3]
 
 
-@lru_cache(maxsize=1024)
-def rotations(code: str) -> tuple[str, str, str, str]:
-    """The code turned 0 to 3 quarter turns clockwise (cached: every tile
-    placed in a search asks for one)."""
+def rotations(code: str) -> list[str]:
+    """The code turned 0 to 3 quarter turns clockwise."""
     out = [code]
     for _turn in range(3):
         out.append(rotate(out[-1]))
-    return tuple(out)  # type: ignore[return-value]
+    return out
 
 
 def canonical(code: str) -> str:
@@ -102,12 +100,14 @@ class TileSet:
         self.count = [0] * len(self.kinds)
         for code in codes:
             self.count[self.index[canonical(code)]] += 1
+        #: per kind, its code at each of the four turns (every placement asks)
+        self.turned: list[list[str]] = [rotations(name) for name in self.kinds]
         #: per kind, its distinct orientations: (orientation number, code)
         self.orientations: list[list[tuple[int, str]]] = []
-        for name in self.kinds:
+        for turned in self.turned:
             seen: set[str] = set()
             distinct = []
-            for turn, code in enumerate(rotations(name)):
+            for turn, code in enumerate(turned):
                 if code not in seen:
                     seen.add(code)
                     distinct.append((turn, code))
@@ -130,7 +130,7 @@ class TileSet:
         return self.index[canonical(code)]
 
     def oriented(self, kind: int, turn: int) -> str:
-        return rotations(self.kinds[kind])[turn]
+        return self.turned[kind][turn]
 
     def __len__(self) -> int:
         return len(self.codes)
@@ -138,7 +138,8 @@ class TileSet:
 
 @lru_cache(maxsize=1024)
 def colours_of(code: str) -> tuple[int, int, int, int]:
-    """The colour of each side, north first (cached, as ``rotations`` is)."""
+    """The colour of each side, north first (cached: every tile placed in a
+    search asks, and the codes are few)."""
     return tuple(COLOURS.index(ch) for ch in code)  # type: ignore[return-value]
 
 
