@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
+import shutil
 
 import pytest
 from typer.testing import CliRunner
 
-from tileworks.arena import ArenaConfig, record_path, run, seating, wilson
+from tileworks.arena import ArenaConfig, ledger_path, read_ledger, record_path, run, seating, wilson
 from tileworks.cli.main import app
 from tileworks.core.records import load_record
 
@@ -54,11 +56,51 @@ def test_an_interrupted_run_resumes_without_replaying_finished_games(tmp_path):
     cfg = config(tmp_path)
     run(cfg)
     kept = record_path(cfg.out, 0).read_text()
+    ledger = ledger_path(cfg.out)
+    lines = [line for line in ledger.read_text().splitlines() if json.loads(line)["index"] < 4]
+    ledger.write_text("\n".join(lines) + '\n{"game": "kiln", "ind')  # killed while writing game 4's line
     record_path(cfg.out, 4).unlink()          # never finished
     record_path(cfg.out, 5).write_text("{")   # cut off while writing
     summary = run(cfg)
     assert summary["resumed"] == 4 and summary["played"] == 2 and summary["games"] == 6
     assert record_path(cfg.out, 0).read_text() == kept
+    assert sorted(line["index"] for line in read_ledger(cfg.out)) == list(range(6))
+
+
+def test_the_ledger_alone_resumes_a_run_whose_records_are_elsewhere(tmp_path):
+    """A long run's ledger is kept under version control, its records are not:
+    a fresh checkout goes on from the ledger."""
+    cfg = config(tmp_path)
+    first = run(cfg)
+    lines = read_ledger(cfg.out)
+    assert [(line["game"], line["options"], line["seed"]) for line in lines] == [("kiln", {"goal": 8, "players": 2}, 3)] * 6
+    assert sorted((line["index"], line["seats"]) for line in lines) == [(i, seating(cfg, i)) for i in range(6)]
+    shutil.rmtree(cfg.out / "games")
+    again = run(cfg)
+    assert again["resumed"] == 6 and again["played"] == 0 and again["agents"] == first["agents"]
+
+
+def test_records_saved_before_the_ledger_existed_are_written_into_it(tmp_path):
+    cfg = config(tmp_path)
+    run(cfg)
+    ledger_path(cfg.out).unlink()
+    summary = run(cfg)
+    assert summary["resumed"] == 6 and summary["played"] == 0
+    assert sorted(line["index"] for line in read_ledger(cfg.out)) == list(range(6))
+
+
+@pytest.mark.parametrize("other, named", [
+    ({"seed": 4}, 'seed 3, seats ["greedy", "random"]), '
+                  'not this run\'s (game "kiln", options {"goal": 8, "players": 2}, seed 4'),
+    ({"agents": ["random", "greedy"]}, 'seats ["greedy", "random"]), not this run\'s ('),
+    ({"options": {"goal": 9}}, 'options {"goal": 8, "players": 2}'),
+])
+def test_a_folder_holding_another_runs_games_is_refused_and_left_as_it_is(tmp_path, other, named):
+    run(config(tmp_path))
+    before = ledger_path(tmp_path / "run").read_text()
+    with pytest.raises(ValueError, match=re.escape(named)):
+        run(config(tmp_path, **other))
+    assert ledger_path(tmp_path / "run").read_text() == before
 
 
 @pytest.mark.parametrize("kw, message", [

@@ -4,11 +4,12 @@ and a ladder run again with one more agent plays only the new pairs."""
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 from typer.testing import CliRunner
 
-from tileworks.arena import record_path
+from tileworks.arena import read_ledger, record_path
 from tileworks.arena.ladder import LadderConfig, run_ladder
 from tileworks.cli.main import app
 from tileworks.core.records import load_record
@@ -37,6 +38,14 @@ def test_a_ladder_given_one_more_agent_keeps_its_games_and_plays_only_the_new_pa
     summary = run_ladder(LadderConfig("azul", ["random", "greedy", "mcts:beginner"], games=2, out=tmp_path, seed=4))
     assert summary["resumed"] == 2 and summary["played"] == 4 and summary["games"] == 6
     assert load_record(record_path(tmp_path / "random--greedy", 1)).actions == kept
+
+
+def test_a_ladder_goes_on_from_its_pairs_ledgers_alone(tmp_path):
+    first = run_ladder(LadderConfig("azul", ["random", "greedy"], games=2, out=tmp_path, seed=4))
+    assert sorted(line["index"] for line in read_ledger(tmp_path / "random--greedy")) == [0, 1]
+    shutil.rmtree(tmp_path / "random--greedy" / "games")
+    again = run_ladder(LadderConfig("azul", ["random", "greedy"], games=2, out=tmp_path, seed=4))
+    assert again["resumed"] == 2 and again["played"] == 0 and again["ranking"] == first["ranking"]
 
 
 @pytest.mark.parametrize("agents, options, message", [

@@ -4,9 +4,13 @@ Generic: it plays any registered game through the protocol. Game ``i`` seats
 agent ``(s + i) % n`` in seat ``s``, so each agent plays each seat equally
 often over a multiple of ``n`` games; its chance and its agents are seeded
 from the run's seed and ``i``, so a run is reproducible and a game can be
-replayed alone. Every finished game is saved as a record in ``OUT/games``;
-running again with the same folder skips the games already there, so an
-interrupted run resumes where it stopped. Games run in local processes or
+replayed alone. Every finished game is saved as a record in ``OUT/games``
+and as a line of the run's ledger, ``OUT/results.jsonl`` (the game's index,
+seats, returns and scores, with the run's game, options and seed); running
+again with the same folder skips the games either holds, so an interrupted
+run resumes where it stopped. The ledger is small enough to keep under
+version control, so a run of many hours can go on from one machine or
+session to the next without its records. Games run in local processes or
 as Ray tasks (:mod:`tileworks.arena.runners`), with the same results.
 """
 
@@ -14,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,7 +95,7 @@ def record_path(out: Path, index: int) -> Path:
 
 
 def finished_result(out: Path, index: int) -> dict[str, Any] | None:
-    """The result of a game already saved, or None (missing or unreadable)."""
+    """The result of a game whose record is saved, or None (missing or unreadable)."""
     path = record_path(out, index)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -106,6 +111,84 @@ def finished_result(out: Path, index: int) -> dict[str, Any] | None:
         return None
 
 
+#: the fields of a result that a ledger line holds besides the run's identity
+RESULT_FIELDS = ("index", "seats", "returns", "scores", "decisions")
+
+
+def ledger_path(out: Path) -> Path:
+    return Path(out) / "results.jsonl"
+
+
+def run_identity(config: RunConfig) -> dict[str, Any]:
+    """What a ledger line says of its run: the game, the options and the seed
+    (a game's index, seats and seed fix it; the number of games does not)."""
+    return {"game": config.game, "options": json.loads(json.dumps(config.options)), "seed": config.seed}
+
+
+def read_ledger(out: Path) -> list[dict[str, Any]]:
+    """The ledger's lines, less a last one cut off while being written."""
+    try:
+        text = ledger_path(out).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    lines = []
+    for line in text.splitlines():
+        try:
+            lines.append(json.loads(line))
+        except ValueError:
+            continue
+    return lines
+
+
+def note_result(config: RunConfig, result: dict[str, Any]) -> None:
+    """Add a finished game to the run's ledger (one JSON line)."""
+    path = ledger_path(config.out)
+    line = json.dumps({**run_identity(config), **{key: result[key] for key in RESULT_FIELDS}})
+    with path.open("a+b") as ledger:  # appends go to the end wherever it has read
+        if ledger.seek(0, os.SEEK_END):
+            ledger.seek(-1, os.SEEK_END)
+            if ledger.read(1) != b"\n":
+                ledger.write(b"\n")  # after a line cut off by a kill
+        ledger.write(line.encode("utf-8") + b"\n")
+
+
+def saved_results(config: ArenaConfig) -> dict[int, dict[str, Any]]:
+    """The games of this run that are already played, by index: the ledger's,
+    and any whose record the ledger lacks (added to it).
+
+    Raises ValueError, naming the folder, where it holds another run's games
+    (another game, options, seed or agents): mixing them would count games
+    this run did not play.
+    """
+    identity = run_identity(config)
+    found: dict[int, dict[str, Any]] = {}
+    for line in read_ledger(config.out):
+        index = line.get("index")
+        if not isinstance(index, int) or not 0 <= index < config.games:
+            continue
+        saved = {key: line.get(key) for key in identity}
+        if saved != identity or line.get("seats") != seating(config, index):
+            raise ValueError(_another_run(config, index, {**saved, "seats": line.get("seats")}))
+        found[index] = {key: line[key] for key in RESULT_FIELDS}
+    for index in range(config.games):
+        if index not in found and (result := finished_result(config.out, index)) is not None:
+            if result["seats"] != seating(config, index):
+                raise ValueError(_another_run(config, index, {"seats": result["seats"]}))
+            note_result(config, result)
+            found[index] = result
+    return found
+
+
+def _another_run(config: ArenaConfig, index: int, saved: dict[str, Any]) -> str:
+    def described(run: dict[str, Any]) -> str:
+        return ", ".join(f"{key} {json.dumps(value)}" for key, value in run.items())
+
+    ours = {key: value for key, value in {**run_identity(config), "seats": seating(config, index)}.items()
+            if key in saved}
+    return (f"{config.out} holds game {index} of another run ({described(saved)}), not this run's "
+            f"({described(ours)}); give the run another --out")
+
+
 def run(config: ArenaConfig, progress: Callable[[dict[str, Any], list[dict[str, Any]]], None] | None = None) -> dict[str, Any]:
     """Play every game not yet saved, then summarise all of them.
 
@@ -113,13 +196,14 @@ def run(config: ArenaConfig, progress: Callable[[dict[str, Any], list[dict[str, 
     Returns the summary (also written to ``OUT/summary.json``).
     """
     Path(config.out).mkdir(parents=True, exist_ok=True)
-    done = {i: r for i in range(config.games) if (r := finished_result(config.out, i)) is not None}
+    done = saved_results(config)
     results = list(done.values())
     todo = [i for i in range(config.games) if i not in done]
     resumed = len(results)
     runner = make_runner(config.workers, config.ray)
     try:
         for result in runner.results(_play_job, [(config, index) for index in todo]):
+            note_result(config, result)
             results.append(result)
             if progress:
                 progress(result, results)

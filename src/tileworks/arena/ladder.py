@@ -1,8 +1,9 @@
 """A ladder: every agent against every other, rated together.
 
 Each pair of agents plays ``games`` two-player games as an arena match
-(seats alternating, records in ``OUT/PAIR/games``, seeded by the ladder's
-seed and the pair), so a ladder resumes as an arena run does. All the games
+(seats alternating, records in ``OUT/PAIR/games`` and a ledger in
+``OUT/PAIR/results.jsonl``, seeded by the ladder's seed and the pair), so
+a ladder resumes as an arena run does. All the games
 are then rated together with openskill's Plackett-Luce model, taken round
 by round (the first game of every pair, then the second...), so that no
 pair's games all come before another's (a pair's seed follows from its
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from tileworks.arena import ArenaConfig, RunConfig, finished_result, play_game, wilson
+from tileworks.arena import ArenaConfig, RunConfig, note_result, play_game, saved_results, wilson
 from tileworks.arena.runners import make_runner
 
 
@@ -72,9 +73,8 @@ def run_ladder(config: LadderConfig, progress: Callable[[int, int], None] | None
     summary (also written to ``OUT/ladder.json``)."""
     rounds = [(number, index) for index in range(config.games) for number in range(len(config.matches))]
     results: dict[tuple[int, int], dict[str, Any]] = {}
-    for number, index in rounds:
-        if (found := finished_result(config.matches[number].out, index)) is not None:
-            results[number, index] = found
+    for number, match in enumerate(config.matches):
+        results.update(((number, index), result) for index, result in saved_results(match).items())
     resumed = len(results)
     todo = [(number, config.matches[number], index) for number, index in rounds if (number, index) not in results]
     if progress:
@@ -82,6 +82,7 @@ def run_ladder(config: LadderConfig, progress: Callable[[int, int], None] | None
     runner = make_runner(config.workers, config.ray)
     try:
         for number, result in runner.results(_play_pair, todo):
+            note_result(config.matches[number], result)
             results[number, result["index"]] = result
             if progress:
                 progress(len(results), len(rounds))
