@@ -58,6 +58,7 @@ def test_an_interrupted_run_resumes_without_replaying_finished_games(tmp_path):
     kept = record_path(cfg.out, 0).read_text()
     ledger = ledger_path(cfg.out)
     lines = [line for line in ledger.read_text().splitlines() if json.loads(line)["index"] < 4]
+    lines.append('{"game": "kiln", "index": 5}')  # a line without its result
     ledger.write_text("\n".join(lines) + '\n{"game": "kiln", "ind')  # killed while writing game 4's line
     record_path(cfg.out, 4).unlink()          # never finished
     record_path(cfg.out, 5).write_text("{")   # cut off while writing

@@ -126,7 +126,8 @@ def run_identity(config: RunConfig) -> dict[str, Any]:
 
 
 def read_ledger(out: Path) -> list[dict[str, Any]]:
-    """The ledger's lines, less a last one cut off while being written."""
+    """The ledger's complete lines; one cut off while being written (or
+    lacking a field) is left out, and its game is played again."""
     try:
         text = ledger_path(out).read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -134,9 +135,11 @@ def read_ledger(out: Path) -> list[dict[str, Any]]:
     lines = []
     for line in text.splitlines():
         try:
-            lines.append(json.loads(line))
+            data = json.loads(line)
         except ValueError:
             continue
+        if isinstance(data, dict) and all(key in data for key in RESULT_FIELDS):
+            lines.append(data)
     return lines
 
 
