@@ -284,7 +284,7 @@ def arena(
     if summary["resumed"]:
         console.print(_("Resumed: {resumed} games were already played; {played} new.", resumed=summary["resumed"],
                         played=summary["played"]))
-    console.print(_("Records and summary.json in {path}", path=config.out))
+    console.print(_("Records, the ledger (results.jsonl) and summary.json in {path}", path=config.out))
     if record:
         import datetime
 
