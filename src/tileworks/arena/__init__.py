@@ -165,13 +165,13 @@ def saved_results(config: ArenaConfig) -> dict[int, dict[str, Any]]:
     """
     identity = run_identity(config)
     found: dict[int, dict[str, Any]] = {}
-    for line in read_ledger(config.out):
-        index = line.get("index")
+    for line in read_ledger(config.out):  # each line has the result's fields
+        index = line["index"]
         if not isinstance(index, int) or not 0 <= index < config.games:
             continue
         saved = {key: line.get(key) for key in identity}
-        if saved != identity or line.get("seats") != seating(config, index):
-            raise ValueError(_another_run(config, index, {**saved, "seats": line.get("seats")}))
+        if saved != identity or line["seats"] != seating(config, index):
+            raise ValueError(_another_run(config, index, {**saved, "seats": line["seats"]}))
         found[index] = {key: line[key] for key in RESULT_FIELDS}
     for index in range(config.games):
         if index not in found and (result := finished_result(config.out, index)) is not None:
@@ -280,10 +280,8 @@ def summarise(config: ArenaConfig, results: list[dict[str, Any]]) -> dict[str, A
         })
     lengths = [r["decisions"] for r in results]
     return {
-        "game": config.game,
-        "options": {k: list(v) if isinstance(v, tuple) else v for k, v in config.options.items()},
+        **run_identity(config),  # the game, its options (as JSON) and the seed
         "agents": agents,
         "games": len(results),
         "mean_decisions": statistics.fmean(lengths) if lengths else 0.0,
-        "seed": config.seed,
     }
