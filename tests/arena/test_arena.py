@@ -9,7 +9,7 @@ import shutil
 import pytest
 from typer.testing import CliRunner
 
-from tileworks.arena import ArenaConfig, ledger_path, read_ledger, record_path, run, seating, wilson
+from tileworks.arena import ArenaConfig, ledger_path, read_ledger, record_path, run, seating, standing, wilson
 from tileworks.cli.main import app
 from tileworks.core.records import load_record
 
@@ -117,6 +117,42 @@ def test_bad_arena_configs_say_why(tmp_path, kw, message):
         config(tmp_path, **kw)
 
 
+def test_the_standing_read_from_a_ledger_is_the_runs_summary_and_changes_nothing(tmp_path):
+    cfg = config(tmp_path, agents=["random", "greedy"])
+    summary = run(cfg)
+    shutil.rmtree(cfg.out / "games")
+    ledger = ledger_path(cfg.out)
+    lines = ledger.read_text().splitlines()
+    ledger.write_text("\n".join([lines[3], *lines]) + '\n{"game": "kiln", "ind')  # a game noted twice, one cut off
+    before = ledger.read_text()
+    held = standing(cfg.out)
+    assert held["agents"] == summary["agents"]  # the agents in their order, from the seating alone
+    assert (held["game"], held["options"], held["seed"], held["indices"]) == ("kiln", {"goal": 8, "players": 2}, 3,
+                                                                              list(range(6)))
+    assert ledger.read_text() == before and not (cfg.out / "games").exists()
+
+
+def test_the_standing_of_a_run_still_playing_counts_the_games_it_has_finished(tmp_path):
+    cfg = config(tmp_path)
+    run(cfg)
+    ledger = ledger_path(cfg.out)
+    ledger.write_text("".join(line + "\n" for line in ledger.read_text().splitlines() if json.loads(line)["index"] != 2))
+    held = standing(cfg.out)
+    assert held["indices"] == [0, 1, 3, 4, 5] and held["games"] == 5
+    assert sum(agent["wins"] for agent in held["agents"]) == pytest.approx(5)
+
+
+def test_the_standing_of_a_folder_without_one_run_says_why(tmp_path):
+    with pytest.raises(ValueError, match="holds no finished game"):
+        standing(tmp_path / "empty")
+    run(config(tmp_path, out=tmp_path / "a"))
+    run(config(tmp_path, out=tmp_path / "b", seed=4))
+    mixed = ledger_path(tmp_path / "a").read_text().splitlines()[:3] + ledger_path(tmp_path / "b").read_text().splitlines()[3:]
+    ledger_path(tmp_path / "a").write_text("\n".join(mixed) + "\n")
+    with pytest.raises(ValueError, match="holds games of more than one run: game 3 differs from game 0"):
+        standing(tmp_path / "a")
+
+
 def test_wilson_interval_contains_the_rate():
     low, high = wilson(3, 10)
     assert low < 0.3 < high and 0 <= low and high <= 1
@@ -139,6 +175,13 @@ def test_the_arena_command(tmp_path):
     assert json.loads((tmp_path / "tuned" / "summary.json").read_text())["agents"][0]["agent"] == "mcts:iterations=5,c=1.2"
     bad = CliRunner().invoke(app, ["arena", "azul", "--agents", "greedy,wizard"])
     assert bad.exit_code == 2 and "unknown agent 'wizard'" in bad.output
+    held = CliRunner().invoke(app, ["standing", str(out)])
+    assert held.exit_code == 0, held.output
+    assert "azul: 4 games" in held.output and "Games in the ledger: 0–3 (seed 1; options players=2)" in held.output
+    for word in ("greedy", "random", "win rate", "rating"):
+        assert word in held.output
+    empty = CliRunner().invoke(app, ["standing", str(tmp_path / "nowhere")])
+    assert empty.exit_code == 2 and "holds no finished game" in empty.output
 
 
 

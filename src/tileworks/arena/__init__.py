@@ -67,7 +67,7 @@ class ArenaConfig(RunConfig):
             check_plays(spec, game)
 
 
-def seating(config: ArenaConfig, index: int) -> list[str]:
+def seating(config: RunConfig, index: int) -> list[str]:
     """The agent spec in each seat of game ``index`` (rotated by the index)."""
     n = len(config.agents)
     return [config.agents[(seat + index) % n] for seat in range(n)]
@@ -220,6 +220,35 @@ def run(config: ArenaConfig, progress: Callable[[dict[str, Any], list[dict[str, 
     return summary
 
 
+def standing(out: Path) -> dict[str, Any]:
+    """The summary of the games in a run's ledger so far, read from the folder
+    alone; it plays nothing and writes nothing, so it may be read while the
+    run plays on. The run's agents follow from the seating of its games.
+
+    ``indices`` lists the games held, which need not run from 0 without a gap:
+    with several workers, games finish out of order.
+
+    Raises ValueError, naming the folder, where it has no ledger or holds the
+    games of more than one run.
+    """
+    lines = {line["index"]: line for line in read_ledger(out)}  # a game noted twice counts once
+    if not lines:
+        raise ValueError(f"{out} holds no finished game: no lines in {ledger_path(out)}")
+    first = lines[min(lines)]
+    identity = {key: first.get(key) for key in ("game", "options", "seed")}
+    n = len(first["seats"])
+    agents = [first["seats"][(k - first["index"]) % n] for k in range(n)]
+    config = RunConfig(game=identity["game"], agents=agents, games=len(lines), out=Path(out), seed=identity["seed"],
+                       options=identity["options"] or {})
+    for index, line in sorted(lines.items()):
+        if {key: line.get(key) for key in identity} != identity or line["seats"] != seating(config, index):
+            raise ValueError(f"{out} holds games of more than one run: game {index} differs from game "
+                             f"{first['index']} in its game, options, seed or seating")
+    summary = summarise(config, [{key: line[key] for key in RESULT_FIELDS} for _, line in sorted(lines.items())])
+    summary["indices"] = sorted(lines)
+    return summary
+
+
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
     """95% Wilson score interval for a win rate (shared wins count fractionally).
 
@@ -235,7 +264,7 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator))
 
 
-def summarise(config: ArenaConfig, results: list[dict[str, Any]]) -> dict[str, Any]:
+def summarise(config: RunConfig, results: list[dict[str, Any]]) -> dict[str, Any]:
     """Per agent: wins with a 95% interval, scores, per-seat win rates and an
     openskill rating (games rated in index order, ranked by their returns)."""
     from openskill.models import PlackettLuce

@@ -217,6 +217,39 @@ def render(
         out.write_text(drawing + ("" if svg else "\n"), encoding="utf-8")
 
 
+def _summary_table(summary: dict) -> Table:
+    """An arena summary as a table: each agent's wins, interval, scores, seats and rating."""
+    table = Table(title=_("{game}: {games} games, {decisions} decisions a game", game=summary["game"],
+                          games=summary["games"], decisions=f"{summary['mean_decisions']:.1f}"))
+    for column in (_("agent"), _("wins"), _("win rate (95% CI)"), _("mean score ± sd"), _("win rate by seat"),
+                   _("rating μ ± σ")):
+        table.add_column(column)
+    for a in summary["agents"]:
+        low, high = a["win_rate_95"]
+        seats = " ".join(f"{s}:{rate:.2f}" for s, rate in a["seat_win_rates"].items())
+        table.add_row(
+            a["agent"], f"{a['wins']:g}/{a['games']}", f"{a['win_rate']:.2f} ({low:.2f}–{high:.2f})",
+            f"{a['mean_score']:.1f} ± {a['score_sd']:.1f}", seats,
+            f"{a['rating']['mu']:.1f} ± {a['rating']['sigma']:.1f}",
+        )
+    return table
+
+
+def number_ranges(numbers: list[int]) -> str:
+    """Sorted numbers as runs, as a reader writes them.
+
+    >>> number_ranges([0, 1, 2, 3, 5, 7, 8])
+    '0–3, 5, 7–8'
+    """
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and number == runs[-1][1] + 1:
+            runs[-1][1] = number
+        else:
+            runs.append([number, number])
+    return ", ".join(f"{low}" if low == high else f"{low}–{high}" for low, high in runs)
+
+
 @app.command(help=_("Play many games between agents; print wins, scores and ratings (resumable)."))
 def arena(
     game: Annotated[str, typer.Argument(help=_("game name (see `tileworks games`)"))],
@@ -267,20 +300,7 @@ def arena(
             bar.stop()
             _fail(str(exc))
         bar.update(task, completed=games)
-    table = Table(title=_("{game}: {games} games, {decisions} decisions a game", game=game, games=summary["games"],
-                          decisions=f"{summary['mean_decisions']:.1f}"))
-    for column in (_("agent"), _("wins"), _("win rate (95% CI)"), _("mean score ± sd"), _("win rate by seat"),
-                   _("rating μ ± σ")):
-        table.add_column(column)
-    for a in summary["agents"]:
-        low, high = a["win_rate_95"]
-        seats = " ".join(f"{s}:{rate:.2f}" for s, rate in a["seat_win_rates"].items())
-        table.add_row(
-            a["agent"], f"{a['wins']:g}/{a['games']}", f"{a['win_rate']:.2f} ({low:.2f}–{high:.2f})",
-            f"{a['mean_score']:.1f} ± {a['score_sd']:.1f}", seats,
-            f"{a['rating']['mu']:.1f} ± {a['rating']['sigma']:.1f}",
-        )
-    console.print(table)
+    console.print(_summary_table(summary))
     if summary["resumed"]:
         console.print(_("Resumed: {resumed} games were already played; {played} new.", resumed=summary["resumed"],
                         played=summary["played"]))
@@ -296,6 +316,24 @@ def arena(
         path = record_result(tileworks.load_game(game, **config.options), config.agents, summary, command,
                              datetime.date.today().isoformat())
         console.print(_("The result is written into {path}", path=path))
+
+
+@app.command("standing", help=_("Print the standing of an arena run from its folder's ledger, while it plays or "
+                                "after; plays nothing."))
+def standing_command(
+    out: Annotated[Path, typer.Argument(help=_("the run's folder (its --out)"))],
+) -> None:
+    from tileworks.arena import standing as ledger_standing  # not learned.standing, a network's results
+
+    try:
+        summary = ledger_standing(out)
+    except ValueError as exc:
+        _fail(str(exc))
+    console = Console()
+    console.print(_summary_table(summary))
+    options = ", ".join(f"{key}={value}" for key, value in summary["options"].items())
+    console.print(_("Games in the ledger: {indices} (seed {seed}; options {options})",
+                    indices=number_ranges(summary["indices"]), seed=summary["seed"], options=options))
 
 
 @app.command(help=_("Play every agent against every other (two players), rate them all with openskill, and rank "
