@@ -123,7 +123,8 @@ def test_the_standing_read_from_a_ledger_is_the_runs_summary_and_changes_nothing
     shutil.rmtree(cfg.out / "games")
     ledger = ledger_path(cfg.out)
     lines = ledger.read_text().splitlines()
-    ledger.write_text("\n".join([lines[3], *lines]) + '\n{"game": "kiln", "ind')  # a game noted twice, one cut off
+    odd = '{"index": "3", "seats": [], "returns": [], "scores": [], "decisions": 0}'  # not a game's line
+    ledger.write_text("\n".join([lines[3], odd, *lines]) + '\n{"game": "kiln", "ind')  # a game noted twice, one cut off
     before = ledger.read_text()
     held = standing(cfg.out)
     assert held["agents"] == summary["agents"]  # the agents in their order, from the seating alone

@@ -231,7 +231,8 @@ def standing(out: Path) -> dict[str, Any]:
     Raises ValueError, naming the folder, where it has no ledger or holds the
     games of more than one run.
     """
-    lines = {line["index"]: line for line in read_ledger(out)}  # a game noted twice counts once
+    lines = {line["index"]: line for line in read_ledger(out)  # a game noted twice counts once
+             if isinstance(line["index"], int) and line["index"] >= 0 and isinstance(line["seats"], list) and line["seats"]}
     if not lines:
         raise ValueError(f"{out} holds no finished game: no lines in {ledger_path(out)}")
     first = lines[min(lines)]
