@@ -221,8 +221,8 @@ def _summary_table(summary: dict) -> Table:
     """An arena summary as a table: each agent's wins, interval, scores, seats and rating."""
     table = Table(title=_("{game}: {games} games, {decisions} decisions a game", game=summary["game"],
                           games=summary["games"], decisions=f"{summary['mean_decisions']:.1f}"))
-    for column in (_("agent"), _("wins"), _("win rate (95% CI)"), _("mean score ± sd"), _("win rate by seat"),
-                   _("rating μ ± σ")):
+    table.add_column(_("agent"), overflow="fold")  # a spec with its settings is read whole, wrapped
+    for column in (_("wins"), _("win rate (95% CI)"), _("mean score ± sd"), _("win rate by seat"), _("rating μ ± σ")):
         table.add_column(column)
     for a in summary["agents"]:
         low, high = a["win_rate_95"]
