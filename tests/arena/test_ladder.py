@@ -9,7 +9,7 @@ import shutil
 import pytest
 from typer.testing import CliRunner
 
-from tileworks.arena import read_ledger, record_path
+from tileworks.arena import read_ledger, record_path, standing
 from tileworks.arena.ladder import LadderConfig, run_ladder
 from tileworks.cli.main import app
 from tileworks.core.records import load_record
@@ -46,6 +46,15 @@ def test_a_ladder_goes_on_from_its_pairs_ledgers_alone(tmp_path):
     shutil.rmtree(tmp_path / "random--greedy" / "games")
     again = run_ladder(LadderConfig("azul", ["random", "greedy"], games=2, out=tmp_path, seed=4))
     assert again["resumed"] == 2 and again["played"] == 0 and again["ranking"] == first["ranking"]
+
+
+def test_the_standing_of_a_ladders_folder_names_its_pairs_and_each_pairs_folder_has_one(tmp_path):
+    run_ladder(LadderConfig("azul", ["random", "greedy", "mcts:beginner"], games=2, out=tmp_path, seed=4))
+    with pytest.raises(ValueError, match="a ladder.s pairs each have their own: greedy--mcts_beginner, "
+                                         "random--greedy, random--mcts_beginner"):
+        standing(tmp_path)
+    pair = standing(tmp_path / "random--greedy")
+    assert [agent["agent"] for agent in pair["agents"]] == ["random", "greedy"] and pair["indices"] == [0, 1]
 
 
 @pytest.mark.parametrize("agents, options, message", [

@@ -234,7 +234,9 @@ def standing(out: Path) -> dict[str, Any]:
     lines = {line["index"]: line for line in read_ledger(out)  # a game noted twice counts once
              if isinstance(line["index"], int) and line["index"] >= 0 and isinstance(line["seats"], list) and line["seats"]}
     if not lines:
-        raise ValueError(f"{out} holds no finished game: no lines in {ledger_path(out)}")
+        pairs = sorted(path.parent.name for path in Path(out).glob(f"*/{ledger_path(Path()).name}"))
+        ladder = f" (a ladder's pairs each have their own: {', '.join(pairs)})" if pairs else ""
+        raise ValueError(f"{out} holds no finished game: no lines in {ledger_path(out)}{ladder}")
     first = lines[min(lines)]
     identity = {key: first.get(key) for key in ("game", "options", "seed")}
     n = len(first["seats"])
