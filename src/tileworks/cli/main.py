@@ -25,6 +25,7 @@ from tileworks.core import SPECTATOR, RecordError
 from tileworks.core.i18n import LANGUAGES, _, language, system_language
 from tileworks.core.records import is_record, load_position, load_record
 from tileworks.core.registry import game_info
+from tileworks.core.text import runs_of
 
 # help texts are translated as the commands are defined, in the terminal's language
 _defining = language(system_language())
@@ -241,13 +242,7 @@ def number_ranges(numbers: list[int]) -> str:
     >>> number_ranges([0, 1, 2, 3, 5, 7, 8])
     '0–3, 5, 7–8'
     """
-    runs: list[list[int]] = []
-    for number in numbers:
-        if runs and number == runs[-1][1] + 1:
-            runs[-1][1] = number
-        else:
-            runs.append([number, number])
-    return ", ".join(f"{low}" if low == high else f"{low}–{high}" for low, high in runs)
+    return ", ".join(f"{low}" if low == high else f"{low}–{high}" for low, high in runs_of(numbers))
 
 
 @app.command(help=_("Play many games between agents; print wins, scores and ratings (resumable)."))

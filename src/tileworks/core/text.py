@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Protocol, TypeVar
+from typing import Any, Callable, Iterable, Protocol, TypeVar
 
 from tileworks.core.errors import IllegalActionError, RecordError
 from tileworks.core.i18n import _
@@ -128,3 +128,18 @@ def closing_line(view: dict[str, Any]) -> list[Segment]:
             return [(_("Game over: {seat} wins", seat=seat_name(winners[0])), "bold")]
         return [(_("Game over: {seats} share the win", seats=_(" and ").join(seat_name(s) for s in winners)), "bold")]
     return [("> " + view["decision"], "bold")]
+
+
+def runs_of(numbers: Iterable[int]) -> list[tuple[int, int]]:
+    """The runs of consecutive numbers in ``numbers``, as (first, last), in order.
+
+    >>> runs_of([7, 0, 1, 2, 3, 5, 8])
+    [(0, 3), (5, 5), (7, 8)]
+    """
+    runs: list[list[int]] = []
+    for number in sorted(set(numbers)):
+        if runs and number == runs[-1][1] + 1:
+            runs[-1][1] = number
+        else:
+            runs.append([number, number])
+    return [(first, last) for first, last in runs]

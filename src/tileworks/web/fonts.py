@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from tileworks.core.i18n import LANGUAGE_NAMES
+from tileworks.core.text import runs_of
 
 #: the Latin family (regular and bold) and the Japanese one (regular: the
 #: browser draws its bold, which halves what a Japanese page loads)
@@ -44,14 +45,7 @@ def unicode_range(text: Iterable[str]) -> str:
     >>> unicode_range("abcz日")
     'U+61-63,U+7A,U+65E5'
     """
-    codes = sorted({ord(ch) for ch in text})
-    runs: list[list[int]] = []
-    for code in codes:
-        if runs and code == runs[-1][1] + 1:
-            runs[-1][1] = code
-        else:
-            runs.append([code, code])
-    return ",".join(f"U+{a:X}" if a == b else f"U+{a:X}-{b:X}" for a, b in runs)
+    return ",".join(f"U+{a:X}" if a == b else f"U+{a:X}-{b:X}" for a, b in runs_of(ord(ch) for ch in text))
 
 
 def covered() -> set[str]:
