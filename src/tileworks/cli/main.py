@@ -237,7 +237,7 @@ def _summary_table(summary: dict) -> Table:
 
 
 def number_ranges(numbers: list[int]) -> str:
-    """Sorted numbers as runs, as a reader writes them.
+    """Numbers as runs, in order, as a reader writes them.
 
     >>> number_ranges([0, 1, 2, 3, 5, 7, 8])
     '0–3, 5, 7–8'
