@@ -238,11 +238,11 @@ def standing(out: Path) -> dict[str, Any]:
         ladder = f" (a ladder's pairs each have their own: {', '.join(pairs)})" if pairs else ""
         raise ValueError(f"{out} holds no finished game: no lines in {ledger_path(out)}{ladder}")
     first = lines[min(lines)]
-    identity = {key: first.get(key) for key in ("game", "options", "seed")}
     n = len(first["seats"])
     agents = [first["seats"][(k - first["index"]) % n] for k in range(n)]
-    config = RunConfig(game=identity["game"], agents=agents, games=len(lines), out=Path(out), seed=identity["seed"],
-                       options=identity["options"] or {})
+    config = RunConfig(game=first.get("game"), agents=agents, games=len(lines), out=Path(out), seed=first.get("seed"),
+                       options=first.get("options") or {})
+    identity = run_identity(config)  # what every line of one run says alike
     for index, line in sorted(lines.items()):
         if {key: line.get(key) for key in identity} != identity or line["seats"] != seating(config, index):
             raise ValueError(f"{out} holds games of more than one run: game {index} differs from game "
