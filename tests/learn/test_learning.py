@@ -343,6 +343,17 @@ def test_a_large_board_is_read_only_near_its_tiles_and_gives_what_the_whole_boar
         logits, value = network.evaluate(observation)
         whole_logits, whole_value = forward(network.params, observation[None], np, network.board)
         assert np.allclose(logits, whole_logits[0], atol=1e-4) and np.allclose(value, whole_value[0], atol=1e-5)
+        assert_reads_only_the_actions_asked_for(network, observation, logits, value)
+
+
+def assert_reads_only_the_actions_asked_for(network, observation, logits, value):
+    """Asked for some actions alone (in any order, placements and those tied
+    to no cell), a network gives exactly their logits and the same value."""
+    board = network.board
+    placements = board["channels"] * board["height"] * board["width"]
+    actions = [len(logits) - 1, 0, placements - 1, placements, 3 * board["width"] + 1, placements // 2 + 5]
+    chosen, chosen_value = network.evaluate(observation, actions)
+    assert chosen.tolist() == logits[actions].tolist() and chosen_value.tolist() == value.tolist()
 
 
 @pytest.mark.parametrize("height, width, near", [(24, 20, True), (10, 16, False)])
@@ -361,6 +372,7 @@ def test_a_board_read_channel_by_channel_is_read_near_its_marks_too(height, widt
     logits, value = network.evaluate(observation)
     whole_logits, whole_value = forward(params, observation[None], np, board)
     assert np.allclose(logits, whole_logits[0], atol=1e-4) and np.allclose(value, whole_value[0], atol=1e-5)
+    assert_reads_only_the_actions_asked_for(network, observation, logits, value)
 
 
 def test_training_reads_tiles_layout_in_the_frames_corner_and_learns_what_the_whole_frame_teaches():
@@ -819,10 +831,16 @@ def test_a_network_answers_a_batch_as_it_answers_each_position_alone(game):
         state.apply_action(rng.choice(state.legal_actions()))
     logits, values = network.evaluate_many(observations)
     assert logits.shape[0] == values.shape[0] == 5
+    legals = [list(range(k, logits.shape[1], 997 + k)) for k in range(5)]
+    chosen, chosen_values = network.evaluate_many(observations, legals)
+    assert chosen_values.tolist() == values.tolist()
     for k, observation in enumerate(observations):
         alone_logits, alone_value = network.evaluate(observation)
         np.testing.assert_allclose(logits[k], alone_logits, rtol=1e-4, atol=1e-4)
         np.testing.assert_allclose(values[k], alone_value, rtol=1e-4, atol=1e-4)
+        assert chosen[k].tolist() == logits[k][legals[k]].tolist()  # the actions asked for alone, exactly
+    with pytest.raises(ValueError, match="actions are for one observation; for several, use evaluate_many"):
+        network.evaluate(np.asarray(observations, np.float32), legals[0])
 
 
 def test_alphas_batch_is_a_whole_number_of_walks_capped_on_a_server():

@@ -238,26 +238,26 @@ class LearnedAgent(Agent):
         """The network's probabilities over ``legal`` (in their order) and
         every seat's value (by seat number), from the mover's observation alone."""
         mover = state.current_player()
-        logits, value = self.network_for(state).evaluate(state.observation_tensor(mover))
-        return _answer(logits, value, legal, mover, state.game().num_players())
+        logits, value = self.network_for(state).evaluate(state.observation_tensor(mover), legal)
+        return _answer(logits, value, mover, state.game().num_players())
 
     def ask_many(self, states: list[State], legals: list[list[int]]) -> list[tuple["np.ndarray", list[float]]]:
         """:meth:`ask` for several positions of one game, in one forward pass where that is faster."""
         movers = [state.current_player() for state in states]
         logits, values = self.network_for(states[0]).evaluate_many(
-            [state.observation_tensor(mover) for state, mover in zip(states, movers)])
+            [state.observation_tensor(mover) for state, mover in zip(states, movers)], legals)
         seats = states[0].game().num_players()
-        return [_answer(logits[k], values[k], legal, mover, seats)
-                for k, (legal, mover) in enumerate(zip(legals, movers))]
+        return [_answer(logits[k], values[k], mover, seats) for k, mover in enumerate(movers)]
 
 
-def _answer(logits: "np.ndarray", value: Any, legal: list[int], mover: int, seats: int) -> tuple["np.ndarray", list[float]]:
-    """The probabilities over ``legal`` (a softmax of their logits) and every seat's value."""
+def _answer(logits: "np.ndarray", value: Any, mover: int, seats: int) -> tuple["np.ndarray", list[float]]:
+    """The probabilities over the legal actions whose ``logits`` these are
+    (their softmax, in their order) and every seat's value."""
     import numpy as np
 
     from tileworks.agents.network import seat_values
 
-    chosen = logits[legal].astype(np.float64)
+    chosen = logits.astype(np.float64)
     chosen = np.exp(chosen - chosen.max())
     return chosen / chosen.sum(), seat_values(value, mover, seats)
 

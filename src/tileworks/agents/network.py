@@ -440,7 +440,8 @@ def reads_near(params: dict[str, Any], board: dict[str, Any] | None) -> bool:
     return board["height"] >= side and board["width"] >= side
 
 
-def _board_trunk_near(params: dict[str, Any], observation: np.ndarray, board: dict[str, int]) -> tuple[Any, Any] | None:
+def _board_trunk_near(params: dict[str, Any], observation: np.ndarray, board: dict[str, int],
+                      actions: Sequence[int] | None = None) -> tuple[Any, Any] | None:
     """:func:`_board_trunk` for one observation (NumPy), computed only
     where it differs from an empty board, or ``None`` where that saves nothing.
 
@@ -450,7 +451,8 @@ def _board_trunk_near(params: dict[str, Any], observation: np.ndarray, board: di
     is to each edge (up to ``r``). A board of ``2r + 1`` cells a side
     holds every such case once; the cells within ``r`` of the marks are
     computed in full. In a Tiles game on a 47 x 47 frame, the marks cover
-    some 9 x 7 cells: together about a fifth of the cells (docs/performance.md)."""
+    some 9 x 7 cells: together about a fifth of the cells (docs/performance.md).
+    With ``actions``, only their logits, in their order (the same values)."""
     if not reads_near(params, board):
         return None
     planes, height, width = board["planes"], board["height"], board["width"]
@@ -478,16 +480,29 @@ def _board_trunk_near(params: dict[str, Any], observation: np.ndarray, board: di
     # _board_heads, with each held cell's logits computed once and spread
     # into the output (a large temporary array costs more than the products)
     cells, channels = height * width, params["policy/w"].shape[1]
-    logits = np.empty(cells * channels + params["extra/w"].shape[1], np.float32)
     placed = features @ params["policy/w"] + params["policy/b"]
-    if board.get("order") == "channel":
+    every = features[spread]
+    pooled = np.concatenate([every.mean(axis=0), every.max(axis=0)])
+    extra = pooled @ params["extra/w"] + params["extra/b"]
+    channel_order = board.get("order") == "channel"
+    if actions is not None:  # each one's logit read where its cell is held: Tiles' 212,089 are never all built
+        actions = np.asarray(actions, dtype=np.int64)
+        on_cell = actions < cells * channels
+        if channel_order:
+            channel, cell = np.divmod(actions[on_cell], cells)
+        else:
+            cell, channel = np.divmod(actions[on_cell], channels)
+        logits = np.empty(len(actions), np.float32)
+        logits[on_cell] = placed[spread[cell], channel]
+        logits[~on_cell] = extra[actions[~on_cell] - cells * channels]
+        return logits, pooled
+    logits = np.empty(cells * channels + len(extra), np.float32)
+    if channel_order:
         # mode "clip" (no index is out of range) lets np.take write to ``out`` without a copy
         np.take(placed.T, spread, axis=1, mode="clip", out=logits[:cells * channels].reshape(channels, cells))
     else:
         np.take(placed, spread, axis=0, mode="clip", out=logits[:cells * channels].reshape(cells, channels))
-    every = features[spread]
-    pooled = np.concatenate([every.mean(axis=0), every.max(axis=0)])
-    logits[cells * channels:] = pooled @ params["extra/w"] + params["extra/b"]
+    logits[cells * channels:] = extra
     return logits, pooled
 
 
@@ -727,28 +742,42 @@ class Network:
         """The board layout of a convolutional network, else ``None``."""
         return self.about.get("board")
 
-    def evaluate(self, observation: Any) -> tuple[np.ndarray, np.ndarray]:
-        """Logits and values for a batch (or one) of observations, in float32.
-        A board network reads one observation only where its board is
-        marked (the same function as :func:`forward`, a few times faster on a large, sparse board)."""
+    def evaluate(self, observation: Any, actions: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Logits and values for a batch (or one) of observations, in float32;
+        for one observation and ``actions`` (its legal ones, say), only
+        those actions' logits, in their order. A board network reads one
+        observation only where its board is marked (the same function as
+        :func:`forward`, a few times faster on a large, sparse board), and
+        there computes only the logits asked for."""
         observation = np.asarray(observation, dtype=np.float32)
+        if actions is not None and observation.ndim != 1:
+            raise ValueError("evaluate: actions are for one observation; for several, use evaluate_many")
         if self.board is not None and observation.ndim == 1:
-            near = _board_trunk_near(self.params, observation, self.board)
+            near = _board_trunk_near(self.params, observation, self.board, actions)
             if near is not None:
                 logits, features = near
                 return logits, _value_head(self.params, features, np)
-        return forward(self.params, observation, np, self.board)
+        logits, values = forward(self.params, observation, np, self.board)
+        return (logits if actions is None else logits[np.asarray(actions, dtype=np.int64)]), values
 
-    def evaluate_many(self, observations: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
+    def evaluate_many(self, observations: Sequence[Any],
+                      actions: Sequence[Sequence[int]] | None = None) -> tuple[Any, np.ndarray]:
         """Logits ``[n, actions]`` and values for ``n`` observations: one
         forward pass over them all (a small network's products cost less a
         position in a batch), except where the network reads each one near its
-        marks, which is faster one at a time (Tiles' 47 x 47 frame)."""
+        marks, which is faster one at a time (Tiles' 47 x 47 frame). With
+        ``actions`` (a list for each observation), a list of each one's logits for
+        its own actions instead of the logits' array."""
         stacked = np.asarray(observations, dtype=np.float32)
+        wanted = [None] * len(stacked) if actions is None else actions
         if len(stacked) == 1 or reads_near(self.params, self.board):
-            answers = [self.evaluate(observation) for observation in stacked]
-            return np.stack([logits for logits, _ in answers]), np.stack([value for _, value in answers])
-        return self.evaluate(stacked)
+            answers = [self.evaluate(observation, chosen) for observation, chosen in zip(stacked, wanted, strict=True)]
+            logits = [logits for logits, _ in answers]
+            return (np.stack(logits) if actions is None else logits), np.stack([value for _, value in answers])
+        logits, values = self.evaluate(stacked)
+        if actions is None:
+            return logits, values
+        return [row[np.asarray(chosen, dtype=np.int64)] for row, chosen in zip(logits, actions, strict=True)], values
 
     def sizes(self) -> tuple[int, int, int]:
         """The observation size it reads, the actions it scores and its value outputs."""
