@@ -18,12 +18,16 @@ from tileworks.core.registry import registered_games
 
 
 def positions(name: str, count: int, seed: int = 0):
-    """Decision points reached by random play, a few moves apart."""
+    """Decision points reached by random play, a few moves apart (over as
+    many games as that takes: a short game, such as the dominoes plugin's,
+    may offer none with a choice)."""
     game = tileworks.load_game(name)
     rng = random.Random(seed)
     state = game.new_initial_state()
     out = []
-    while len(out) < count and not state.is_terminal():
+    while len(out) < count:
+        if state.is_terminal():
+            state = game.new_initial_state()
         if state.is_chance_node():
             state.apply_action(sample_chance(state, rng))
             continue

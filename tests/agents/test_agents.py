@@ -9,6 +9,7 @@ import pytest
 import tileworks
 from tileworks.agents import make, split_specs
 from tileworks.core import sample_chance
+from tileworks.core.errors import IllegalActionError
 
 
 def play_match(name, agents, seed, **options):
@@ -197,3 +198,23 @@ def test_mcts_keeps_its_tree_through_a_multi_decision_turn():
             kept = agent._reused_root(state)
             assert kept is not None and kept.visits > 0
             break
+
+
+@pytest.mark.parametrize("name", ["tiles", "tuileries", "azul", "kiln"])
+def test_the_one_move_look_ahead_refuses_a_move_not_legal_here(name):
+    """Greedy and the searches rate moves one ahead with ``evaluate_after``,
+    which plays each without checking it again. An action past every action
+    of the game, asked beside a legal move, is refused with its number
+    named, and the position is as it was. Tuileries rates its moves without
+    playing them, and is checked the same."""
+    game = tileworks.load_game(name)
+    state, rng = game.new_initial_state(), random.Random(5)
+    while state.is_chance_node() or len(state.legal_actions()) < 2:
+        state.apply_action(sample_chance(state, rng) if state.is_chance_node() else state.legal_actions()[0])
+    legal, mover = state.legal_actions(), state.current_player()
+    before = state.to_json()
+    assert len(state.evaluate_after(legal, mover)) == len(legal)
+    beyond = game.num_distinct_actions()
+    with pytest.raises(IllegalActionError, match=str(beyond)):
+        state.evaluate_after([legal[0], beyond], mover)
+    assert state.to_json() == before and state.legal_actions() == legal

@@ -400,7 +400,7 @@ class AlphaAgent(LearnedAgent):
             if state.is_terminal():
                 return Walk(path, state, None, [], [2.0 * r - 1.0 for r in state.returns()])
             if state.is_chance_node():
-                state.apply_action(sample_chance(state, rng))
+                state._apply_known_legal(sample_chance(state, rng))
                 continue
             mover = state.current_player()
             legal = state.legal_actions()
@@ -417,6 +417,6 @@ class AlphaAgent(LearnedAgent):
                 score = q + scale * prior / (1 + n)
                 if score > best:
                     best, action = score, a
-            state.apply_action(action)
+            state._apply_known_legal(action)
             node = node.children.setdefault(action, Node())
             path.append((node, mover))

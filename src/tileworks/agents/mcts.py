@@ -127,7 +127,7 @@ class MCTSAgent(Agent):
         rng = self.rng
         while not state.is_terminal():
             if state.is_chance_node():
-                state.apply_action(sample_chance(state, rng))
+                state._apply_known_legal(sample_chance(state, rng))
                 continue
             mover = state.current_player()
             legal = state.legal_actions()
@@ -146,7 +146,7 @@ class MCTSAgent(Agent):
                     action = next((a for a in legal if a not in children), None)
                 if action is not None:
                     child = children[action] = Node()
-                    state.apply_action(action)
+                    state._apply_known_legal(action)
                     path.append((child, mover))
                     break
             log_n = math.log(node.visits + 1)
@@ -156,7 +156,7 @@ class MCTSAgent(Agent):
                 score = child.total / child.visits + self._c * math.sqrt(log_n / child.visits)
                 if score > best_score:
                     best_score, action = score, a
-            state.apply_action(action)
+            state._apply_known_legal(action)
             node = node.children[action]
             path.append((node, mover))
         values = self._rollout(state)
@@ -191,10 +191,10 @@ def rollout(state: State, rng: random.Random, depth: int, scale: float) -> list[
     decisions = 0
     while not state.is_terminal() and decisions < depth:
         if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
+            state._apply_known_legal(sample_chance(state, rng))
         else:
             legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
+            state._apply_known_legal(legal[rng.randrange(len(legal))])
             decisions += 1
     if state.is_terminal():
         return state.returns()
