@@ -841,6 +841,9 @@ def test_a_network_answers_a_batch_as_it_answers_each_position_alone(game):
         assert chosen[k].tolist() == logits[k][legals[k]].tolist()  # the actions asked for alone, exactly
     with pytest.raises(ValueError, match="actions are for one observation; for several, use evaluate_many"):
         network.evaluate(np.asarray(observations, np.float32), legals[0])
+    for outside in (-1, logits.shape[1]):  # (NumPy would read -1 as the last)
+        with pytest.raises(ValueError, match=f"action {outside} is not one of the {logits.shape[1]} actions"):
+            network.evaluate_many(observations, [[0], [1], [outside], [2], [3]])
 
 
 def test_alphas_batch_is_a_whole_number_of_walks_capped_on_a_server():

@@ -750,15 +750,26 @@ class Network:
         :func:`forward`, a few times faster on a large, sparse board), and
         there computes only the logits asked for."""
         observation = np.asarray(observation, dtype=np.float32)
-        if actions is not None and observation.ndim != 1:
-            raise ValueError("evaluate: actions are for one observation; for several, use evaluate_many")
+        if actions is not None:
+            if observation.ndim != 1:
+                raise ValueError("evaluate: actions are for one observation; for several, use evaluate_many")
+            actions = self._checked_actions(actions)
         if self.board is not None and observation.ndim == 1:
             near = _board_trunk_near(self.params, observation, self.board, actions)
             if near is not None:
                 logits, features = near
                 return logits, _value_head(self.params, features, np)
         logits, values = forward(self.params, observation, np, self.board)
-        return (logits if actions is None else logits[np.asarray(actions, dtype=np.int64)]), values
+        return (logits if actions is None else logits[actions]), values
+
+    def _checked_actions(self, actions: Sequence[int]) -> np.ndarray:
+        """``actions`` as an index array, each one of the actions this network scores."""
+        chosen = np.asarray(actions, dtype=np.int64).reshape(-1)
+        count = self.sizes()[1]
+        outside = chosen[(chosen < 0) | (chosen >= count)]
+        if len(outside):
+            raise ValueError(f"evaluate: action {int(outside[0])} is not one of the {count} actions this network scores")
+        return chosen
 
     def evaluate_many(self, observations: Sequence[Any],
                       actions: Sequence[Sequence[int]] | None = None) -> tuple[Any, np.ndarray]:
@@ -777,7 +788,7 @@ class Network:
         logits, values = self.evaluate(stacked)
         if actions is None:
             return logits, values
-        return [row[np.asarray(chosen, dtype=np.int64)] for row, chosen in zip(logits, actions, strict=True)], values
+        return [row[self._checked_actions(chosen)] for row, chosen in zip(logits, actions, strict=True)], values
 
     def sizes(self) -> tuple[int, int, int]:
         """The observation size it reads, the actions it scores and its value outputs."""
