@@ -204,7 +204,7 @@ class TilesState(HiddenHandState):
 
     def _is_legal(self, action: int) -> bool:
         # A placement is checked where it lands, without listing every
-        # placement (replays after resampling hands do this for every move).
+        # placement (replaying a record checks each of its moves).
         game = self._game
         if self.phase != DECIDE or not 0 <= action < game.discard_base:
             return super()._is_legal(action)
