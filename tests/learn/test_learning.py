@@ -18,8 +18,8 @@ import pytest
 import tileworks
 from tileworks.agents import SERVED_LIMITS, make
 from tileworks.agents.learned import AlphaAgent, NetAgent, networks_of, shipped_network
-from tileworks.agents.network import (Network, _act, _board_trunk_near, forward, init_board_params, init_params,
-                                      reach_of)
+from tileworks.agents.network import (Network, _act, _board_trunk_near, _conv3, forward, init_board_params,
+                                      init_params, reach_of)
 from tileworks.core import sample_chance
 from tileworks.core.registry import registered_games
 from tileworks.learn.evaluate import evaluate_against
@@ -38,6 +38,29 @@ def test_numpy_computes_the_network_jax_trains():
     logits, value = forward(params, observation, np)
     jax_logits, jax_value = jax.jit(lambda p, o: forward(p, o, jnp))(jax.tree.map(jnp.asarray, params), observation)
     assert np.allclose(logits, np.asarray(jax_logits), atol=1e-4) and np.allclose(value, np.asarray(jax_value), atol=1e-5)
+
+
+@pytest.mark.parametrize("padding", [((1, 1), (1, 1)), ((1, 0), (1, 0)), ((0, 0), (0, 0))])
+@pytest.mark.parametrize("batch", [(), (3,), (2, 2)])
+def test_numpy_convolves_as_xla_does(batch, padding):
+    """NumPy's 3 x 3 convolution (each cell's patch in one product) against
+    XLA's, on boards of 5 x 7 cells, one position or a batch, with the
+    paddings the networks use: zero beyond every edge, beyond the top and
+    left alone (a corner window's border), and none."""
+    rng = np.random.default_rng(6)
+    cells = rng.normal(size=batch + (5, 7, 4)).astype(np.float32)
+    weights = rng.normal(size=(3, 3, 4, 6)).astype(np.float32)
+    convolved = _conv3(cells, weights, np, padding=padding)
+    rows, columns = 5 + sum(padding[0]) - 2, 7 + sum(padding[1]) - 2
+    assert convolved.shape == batch + (rows, columns, 6)
+    expected = jax.lax.conv_general_dilated(cells.reshape((-1, 5, 7, 4)), weights, (1, 1), padding,
+                                            dimension_numbers=("NHWC", "HWIO", "NHWC"))
+    assert np.allclose(convolved, np.asarray(expected).reshape(convolved.shape), atol=1e-5)
+    corner = np.zeros((5, 7, 4), np.float32)
+    corner[0, 0, 1] = 1.0  # one input in the top-left cell: only the cells around it see it
+    seen = _conv3(corner, weights, np)
+    assert np.array_equal(seen[1, 1], weights[0, 0, 1]) and np.array_equal(seen[0, 0], weights[1, 1, 1])
+    assert not seen[2:].any() and not seen[:, 2:].any()
 
 
 def test_a_unit_below_zero_still_learns_in_a_new_network_and_not_in_one_saved_with_plain_relus():

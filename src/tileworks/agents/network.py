@@ -181,9 +181,16 @@ def blocks_of(params: dict[str, Any]) -> int:
 
 
 def _norm(x: Any, scale: Any, bias: Any, xp: Any) -> Any:
-    mean = x.mean(axis=-1, keepdims=True)
-    variance = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
-    return (x - mean) / xp.sqrt(variance + EPSILON) * scale + bias
+    """Layer normalisation over the last axis. In NumPy, as sums divided
+    by the count: the values ``mean()`` gives, without its overhead on small arrays."""
+    if xp is not np:
+        mean = x.mean(axis=-1, keepdims=True)
+        variance = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+        return (x - mean) / xp.sqrt(variance + EPSILON) * scale + bias
+    count = x.shape[-1]
+    centred = x - x.sum(axis=-1, keepdims=True) / count
+    variance = (centred * centred).sum(axis=-1, keepdims=True) / count
+    return centred / np.sqrt(variance + EPSILON) * scale + bias
 
 
 def _act(a: Any, params: dict[str, Any], name: str, xp: Any) -> Any:
@@ -202,13 +209,17 @@ def _conv3(x: Any, w: Any, xp: Any, learning: bool = False,
     columns left and right, that are taken as zero; by default one each, so
     the output has the input's cells).
 
-    In JAX, XLA's convolution (on a CPU three times as fast as the sum of
-    nine shifted matrix products below, which NumPy uses), except where it
-    is ``learning`` on a CPU: there XLA's gradient of a convolution inside a
-    loop (the training step's ``lax.scan``) runs some 25 times slower than
-    outside one, and the sum's gradient does not (docs/performance.md,
-    "Convolutions' gradients on a CPU")."""
-    if xp is not np and not (learning and _on_cpu()):
+    In NumPy, one matrix product of every cell's 3 x 3 patch of inputs
+    (im2col), which costs a third of nine shifted products on a Tuileries
+    board (docs/performance.md, "A convolution in one product"). In JAX,
+    XLA's convolution (on a CPU three times as fast as the sum of nine
+    shifted matrix products below), except where it is ``learning`` on a
+    CPU: there XLA's gradient of a convolution inside a loop (the training
+    step's ``lax.scan``) runs some 25 times slower than outside one, and the
+    sum's gradient does not (docs/performance.md, "Convolutions' gradients on a CPU")."""
+    if xp is np:
+        return _conv3_patches(x, w, padding)
+    if not (learning and _on_cpu()):
         import jax
 
         cells = x.reshape((-1,) + x.shape[-3:])
@@ -217,6 +228,19 @@ def _conv3(x: Any, w: Any, xp: Any, learning: bool = False,
     padded = xp.pad(x, [(0, 0)] * (x.ndim - 3) + [*padding, (0, 0)])
     height, width = padded.shape[-3] - 2, padded.shape[-2] - 2
     return sum(padded[..., dy:dy + height, dx:dx + width, :] @ w[dy, dx] for dy in range(3) for dx in range(3))
+
+
+def _conv3_patches(x: np.ndarray, w: np.ndarray, padding: tuple[tuple[int, int], ...]) -> np.ndarray:
+    """:func:`_conv3` in NumPy: each cell's nine neighbourhoods side by side, times ``w`` in one product."""
+    (top, bottom), (left, right) = padding
+    rows, columns, channels = x.shape[-3:]
+    padded = np.zeros(x.shape[:-3] + (rows + top + bottom, columns + left + right, channels), x.dtype)
+    padded[..., top:top + rows, left:left + columns, :] = x
+    height, width = padded.shape[-3] - 2, padded.shape[-2] - 2
+    patches = np.concatenate([padded[..., dy:dy + height, dx:dx + width, :] for dy in range(3) for dx in range(3)],
+                             axis=-1)
+    out = patches.reshape(-1, 9 * channels) @ w.reshape(9 * channels, -1)
+    return out.reshape(x.shape[:-3] + (height, width, -1))
 
 
 def _on_cpu() -> bool:
