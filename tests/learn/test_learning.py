@@ -14,10 +14,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tileworks
 from tileworks.agents import SERVED_LIMITS, make
-from tileworks.agents.learned import AlphaAgent, NetAgent, networks_of, shipped_network
+from tileworks.agents.learned import AlphaAgent, NetAgent, Node, networks_of, shipped_network
 from tileworks.agents.network import (Network, _act, _board_trunk_near, _conv3, forward, init_board_params,
                                       init_params, reach_of)
 from tileworks.core import sample_chance
@@ -826,6 +828,48 @@ def test_a_batch_of_alphas_walks_spreads_over_the_moves_and_leaves_no_virtual_lo
     assert root.visits == 9
     assert sorted(child.visits for child in root.children.values()) == [1] * 8
     assert all(node.pending == 0 for node in _nodes(root))
+
+
+def puct_choice_scoring_every_action(node, legal, scale):
+    """PUCT as written: every legal action scored, the first best in ``legal``'s order."""
+    best, choice = -float("inf"), None
+    for a in legal:
+        child = node.children.get(a)
+        prior = node.priors.get(a, 1.0 / len(legal))
+        n = child.visits + child.pending if child is not None else 0
+        q = (child.total - child.pending) / n if n else 0.0
+        if q + scale * prior / (1 + n) > best:
+            best, choice = q + scale * prior / (1 + n), a
+    return choice
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_alpha_chooses_as_puct_scoring_every_action_would(data):
+    """``Node.choose`` compares only the children and the best action
+    without one; it must pick what scoring every action picks, ties to the
+    first in the legal list's order (priors drawn from a few values, so
+    that they tie), as the node fills with children, and in a
+    determinisation that offers moves the priors were not given for and
+    lacks some they were."""
+    actions = data.draw(st.lists(st.integers(0, 60), min_size=1, max_size=25, unique=True), label="legal")
+    node = Node()
+    node.legal = actions
+    node.priors = {a: data.draw(st.sampled_from([0.1, 0.1 + 1e-17, 0.25])) for a in actions}
+    for step in range(data.draw(st.integers(1, 6), label="choices")):
+        if data.draw(st.booleans(), label="same moves as the priors'"):
+            legal = actions
+        else:
+            kept = [a for a in actions if data.draw(st.booleans())]
+            legal = kept + [a for a in data.draw(st.lists(st.integers(61, 70), max_size=4, unique=True))]
+            legal = data.draw(st.permutations(legal)) if legal else actions
+        scale = data.draw(st.sampled_from([0.5, 1.5, 3.0]))
+        assert node.choose(legal, scale) == puct_choice_scoring_every_action(node, legal, scale), step
+        for a in data.draw(st.lists(st.sampled_from(legal), max_size=3), label="new children"):
+            child = node.children.setdefault(a, Node())
+            child.visits += data.draw(st.integers(0, 2))
+            child.pending = data.draw(st.integers(0, 1))
+            child.total += data.draw(st.sampled_from([0.0, 1.0]))
 
 
 @pytest.mark.parametrize("iterations, batch", [(50, 16), (7, 64), (30, 1)])

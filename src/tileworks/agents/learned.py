@@ -282,16 +282,74 @@ class NetAgent(LearnedAgent):
 
 
 class Node:
-    __slots__ = ("children", "priors", "visits", "total", "pending")
+    __slots__ = ("children", "priors", "legal", "ranked", "skipped", "visits", "total", "pending")
 
     def __init__(self) -> None:
         self.children: dict[int, Node] = {}
         #: the network's prior for each action first met here
         self.priors: dict[int, float] | None = None
+        #: the legal actions the priors were given for, in their order
+        self.legal: list[int] = []
+        #: those actions by prior, highest first (built when first chosen among),
+        #: and how many at its head have a child: every one of them has
+        self.ranked: list[int] | None = None
+        self.skipped = 0
         self.visits = 0
         self.total = 0.0
         #: walks of the batch under way that passed here, each counted as a loss until it is backed up
         self.pending = 0
+
+    def choose(self, legal: list[int], scale: float) -> int:
+        """The action of ``legal`` with the highest PUCT score, the first in
+        ``legal``'s order among equals. An action's score is its child's mean
+        value (each pending walk a loss; 0 without a child) plus ``scale`` x
+        its prior / (1 + its child's visits and pending walks); an action the
+        priors were not given for (a determinisation may offer one) has
+        1 / (the number of actions) as its prior.
+
+        The actions without a child all score ``scale`` x their prior, so
+        only the best of them is compared with the children: the first of
+        :attr:`ranked` without one. That is the choice of scoring every
+        action, in time that grows with the children rather than the moves.
+        """
+        priors, children = self.priors, self.children
+        offered = priors if legal == self.legal else set(legal)  # what is legal here, to ask of an action
+        unknown = 1.0 / len(legal)
+        best, action = -math.inf, legal[0]
+        for a, child in children.items():
+            if a not in offered:
+                continue
+            prior = priors.get(a, unknown)
+            n = child.visits + child.pending
+            score = (child.total - child.pending) / n + scale * prior / (1 + n) if n else scale * prior
+            if score > best or (score == best and legal.index(a) < legal.index(action)):
+                best, action = score, a
+        ranked = self.ranked
+        if ranked is None:
+            ranked = self.ranked = sorted(priors, key=priors.__getitem__, reverse=True)
+        first = self.skipped
+        while first < len(ranked) and ranked[first] in children:
+            first += 1
+        self.skipped = first
+        top = None
+        for a in ranked[first:]:  # the actions without a child that score as the best of them
+            if a in children or a not in offered:
+                continue
+            score = scale * priors[a]
+            if top is None:
+                top = score
+            elif score < top:
+                break
+            if score > best or (score == best and legal.index(a) < legal.index(action)):
+                best, action = score, a
+        if offered is not priors and not offered <= priors.keys():
+            for a in legal:  # the first without a prior or a child: the rest score the same, later
+                if a not in priors and a not in children:
+                    score = scale * unknown
+                    if score > best or (score == best and legal.index(a) < legal.index(action)):
+                        best, action = score, a
+                    break
+        return action
 
 
 class Walk:
@@ -380,6 +438,7 @@ class AlphaAgent(LearnedAgent):
             for walk, (probabilities, values) in zip(waiting, answers):
                 if walk.leaf.priors is None:  # (two walks of a batch may reach the same new leaf)
                     walk.leaf.priors = dict(zip(walk.legal, probabilities.tolist()))
+                    walk.leaf.legal = walk.legal
                 if self._mix:  # AlphaGo's mixed leaf: the network's value and a rollout's
                     played = rollout(walk.state, self.rng, walk.state.rollout_depth(), walk.state.value_scale())
                     values = [(1.0 - self._mix) * v + self._mix * (2.0 * r - 1.0) for v, r in zip(values, played)]
@@ -406,17 +465,7 @@ class AlphaAgent(LearnedAgent):
             legal = state.legal_actions()
             if node.priors is None:  # a new leaf: the network will give its prior and value
                 return Walk(path, state, node, legal, None)
-            scale = self.c * math.sqrt(node.visits + node.pending + 1)
-            best, action = -math.inf, legal[0]
-            unknown = 1.0 / len(legal)  # (a determinisation may offer an action the first one did not: a small prior)
-            for a in legal:
-                child = node.children.get(a)
-                prior = node.priors.get(a, unknown)
-                n = child.visits + child.pending if child is not None else 0
-                q = (child.total - child.pending) / n if n else 0.0  # each pending walk a loss (-1)
-                score = q + scale * prior / (1 + n)
-                if score > best:
-                    best, action = score, a
+            action = node.choose(legal, self.c * math.sqrt(node.visits + node.pending + 1))
             state._apply_known_legal(action)
             node = node.children.setdefault(action, Node())
             path.append((node, mover))
