@@ -238,16 +238,24 @@ class LearnedAgent(Agent):
         """The network's probabilities over ``legal`` (in their order) and
         every seat's value (by seat number), from the mover's observation alone."""
         mover = state.current_player()
-        logits, value = self.network_for(state).evaluate(state.observation_tensor(mover), legal)
+        logits, value = self.network_for(state).evaluate(observation_array(state, mover), legal)
         return _answer(logits, value, mover, state.game().num_players())
 
     def ask_many(self, states: list[State], legals: list[list[int]]) -> list[tuple["np.ndarray", list[float]]]:
         """:meth:`ask` for several positions of one game, in one forward pass where that is faster."""
         movers = [state.current_player() for state in states]
         logits, values = self.network_for(states[0]).evaluate_many(
-            [state.observation_tensor(mover) for state, mover in zip(states, movers)], legals)
+            [observation_array(state, mover) for state, mover in zip(states, movers)], legals)
         seats = states[0].game().num_players()
         return [_answer(logits[k], values[k], mover, seats) for k, mover in enumerate(movers)]
+
+
+def observation_array(state: State, seat: int) -> "np.ndarray":
+    """``seat``'s observation tensor as a float32 array, read from its
+    buffer (``State.observation_floats``: no float converted one by one)."""
+    import numpy as np
+
+    return np.frombuffer(state.observation_floats(seat), np.float32)
 
 
 def _answer(logits: "np.ndarray", value: Any, mover: int, seats: int) -> tuple["np.ndarray", list[float]]:

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from tileworks.agents.learned import observation_array
 from tileworks.core import Game, State, sample_chance
 
 
@@ -23,7 +24,7 @@ def action_mask_space(game: Game) -> spaces.Box:
 
 
 def observation(state: State, seat: int) -> np.ndarray:
-    return np.asarray(state.observation_tensor(seat), dtype=np.float32)
+    return observation_array(state, seat)
 
 
 def action_mask(state: State, seat: int) -> np.ndarray:

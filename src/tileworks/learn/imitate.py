@@ -27,6 +27,7 @@ from typing import Any, Iterator
 import numpy as np
 
 from tileworks.agents import make
+from tileworks.agents.learned import observation_array
 from tileworks.core import State, sample_chance
 
 
@@ -108,7 +109,7 @@ def _decisions(game: Any, teacher: str, first: int, count: int) -> tuple[np.ndar
         for state, action in seen:
             mover = state.current_player()
             # an array at once: a list of Python floats takes twice the memory (Tiles: 0.2 MB a decision)
-            observations.append(np.asarray(state.observation_tensor(mover), np.float32))
+            observations.append(observation_array(state, mover))
             legal.append(np.asarray(state.legal_actions(), np.int32))
             chosen.append(action)
             from_mover = [results[(mover + k) % seats] for k in range(seats)]

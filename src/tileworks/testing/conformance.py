@@ -24,6 +24,7 @@ default every registered game is checked.
 
 from __future__ import annotations
 
+import array
 import json
 import math
 import random
@@ -160,7 +161,8 @@ def check_every_choice_can_be_clicked(state):
 
 def check_observation_tensors(state, game):
     """Every seat's tensor (and the spectator's) has the declared size, stays
-    in [0, 1] and tells the viewer apart; the mask marks exactly the legal actions."""
+    in [0, 1], tells the viewer apart and is what ``observation_floats``
+    packs as 32-bit floats; the mask marks exactly the legal actions."""
     size = game.observation_tensor_size()
     assert game.observation_tensor_shape() == [size]
     tensors = []
@@ -168,14 +170,17 @@ def check_observation_tensors(state, game):
         tensor = state.observation_tensor(seat)
         assert len(tensor) == size
         assert all(isinstance(x, float) and 0.0 <= x <= 1.0 for x in tensor)
+        floats = state.observation_floats(seat)
+        assert floats.typecode == "f" and floats == array.array("f", tensor), f"seat {seat}'s observation_floats"
         tensors.append(tensor)
     assert len({tuple(t) for t in tensors}) == len(tensors), "two viewers got the same tensor"
     mask = state.legal_actions_mask()
     space = game.max_chance_outcomes() if state.is_chance_node() else game.num_distinct_actions()
     assert len(mask) == space
     assert [a for a, bit in enumerate(mask) if bit] == state.legal_actions()
-    with pytest.raises(ValueError):
-        state.observation_tensor(game.num_players())
+    for observe in (state.observation_tensor, state.observation_floats):
+        with pytest.raises(ValueError):
+            observe(game.num_players())
 
 
 def check_views_hide_what_they_must(state, rng):

@@ -13,7 +13,8 @@ tile. Only the viewer's own hand is in it; other hands appear as sizes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import array
+from typing import TYPE_CHECKING, Any
 
 from tileworks.core.tensor import Tensor
 from tileworks.games.tiles.constants import OVER, PHASE_NAMES, cell_xy
@@ -39,11 +40,22 @@ def tensor_size(game: "TilesGame") -> int:
 
 
 def observation_tensor(state: "TilesState", player: int) -> list[float]:
+    return _observation(state, player, [0.0] * (12 * state._game.width ** 2))
+
+
+def observation_floats(state: "TilesState", player: int) -> array.array:
+    """The tensor as 32-bit floats, its planes zeroed in one step and only
+    the placed tiles' sides set (``State.observation_floats``)."""
+    return _observation(state, player, array.array("f", bytes(4 * 12 * state._game.width ** 2)))
+
+
+def _observation(state: "TilesState", player: int, planes: Any) -> Any:
+    """The tensor in ``planes``, a list or array of the layout planes' zeros:
+    the placed tiles' sides set, then the rest appended."""
     game = state._game
     n, kinds, width = game.players, game.kinds, game.width
     tiles = len(game.tileset)
     area = width * width
-    planes = [0.0] * (12 * area)
     minx, miny = state.bounds[0], state.bounds[2]
     for key, code in zip(state.tile_cell, state.tile_code):
         x, y = cell_xy(key)
@@ -51,7 +63,6 @@ def observation_tensor(state: "TilesState", player: int) -> list[float]:
         for side, colour in enumerate(colours_of(code)):
             planes[(3 * side + colour) * area + pos] = 1.0
     t = Tensor()
-    t.values = planes
     hand = state.hand(player) if player >= 0 else [0] * kinds
     t.values += [held / total for held, total in zip(hand, game.tileset.count)]
     t.fractions([state.hand_count(seat) for seat in range(n)], tiles)
@@ -67,4 +78,5 @@ def observation_tensor(state: "TilesState", player: int) -> list[float]:
     t.one_hot(n, state.seat if state.phase != OVER else -1)
     t.one_hot(n, state.first)
     t.one_hot(n, player)
-    return t.values
+    planes.extend(t.values)
+    return planes
