@@ -298,8 +298,8 @@ class Node:
         self.priors: dict[int, float] | None = None
         #: the legal actions the priors were given for, in their order
         self.legal: list[int] = []
-        #: those actions by prior, highest first (built when first chosen among),
-        #: and how many at its head have a child: every one of them has
+        #: those actions by prior, highest first (built at the node's first
+        #: choice), and how many at its head are known to have a child
         self.ranked: list[int] | None = None
         self.skipped = 0
         self.visits = 0
