@@ -47,8 +47,8 @@ def test_numpy_computes_the_network_jax_trains():
 def test_numpy_convolves_as_xla_does(batch, padding):
     """NumPy's 3 x 3 convolution (each cell's patch in one product) against
     XLA's, on boards of 5 x 7 cells, one position or a batch, with the
-    paddings the networks use: zero beyond every edge, beyond the top and
-    left alone (a corner window's border), and none."""
+    paddings the networks use (zero beyond every edge; beyond the top and
+    left alone, a corner window's border) and with none."""
     rng = np.random.default_rng(6)
     cells = rng.normal(size=batch + (5, 7, 4)).astype(np.float32)
     weights = rng.normal(size=(3, 3, 4, 6)).astype(np.float32)
