@@ -861,7 +861,7 @@ def test_alpha_chooses_as_puct_scoring_every_action_would(data):
             legal = actions
         else:
             kept = [a for a in actions if data.draw(st.booleans())]
-            legal = kept + [a for a in data.draw(st.lists(st.integers(61, 70), max_size=4, unique=True))]
+            legal = kept + data.draw(st.lists(st.integers(61, 70), max_size=4, unique=True))
             legal = data.draw(st.permutations(legal)) if legal else actions
         scale = data.draw(st.sampled_from([0.5, 1.5, 3.0]))
         assert node.choose(legal, scale) == puct_choice_scoring_every_action(node, legal, scale), step

@@ -9,7 +9,6 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from tileworks.agents.learned import observation_array
 from tileworks.core import Game, State, sample_chance
 
 
@@ -21,10 +20,6 @@ def observation_space(game: Game) -> spaces.Box:
 def action_mask_space(game: Game) -> spaces.Box:
     """The action mask's space: 0 or 1 per action id."""
     return spaces.Box(0, 1, shape=(game.num_distinct_actions(),), dtype=np.int8)
-
-
-def observation(state: State, seat: int) -> np.ndarray:
-    return observation_array(state, seat)
 
 
 def action_mask(state: State, seat: int) -> np.ndarray:

@@ -29,8 +29,9 @@ import numpy as np
 from gymnasium import spaces
 
 from tileworks import agents as tw_agents
+from tileworks.agents.learned import observation_array
 from tileworks.core import IllegalActionError, State, load_game
-from tileworks.interfaces.common import action_id, action_mask, observation, observation_space, resolve_chance, seeded_rng
+from tileworks.interfaces.common import action_id, action_mask, observation_space, resolve_chance, seeded_rng
 
 ILLEGAL_REWARD = -1.0
 
@@ -73,7 +74,7 @@ class TileworksEnv(gymnasium.Env):
             state.apply_action(self.opponents[state.current_player()].step(state))
 
     def _result(self) -> tuple[np.ndarray, dict[str, Any]]:
-        return observation(self.state, self.seat), {"action_mask": action_mask(self.state, self.seat)}
+        return observation_array(self.state, self.seat), {"action_mask": action_mask(self.state, self.seat)}
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)

@@ -28,8 +28,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from tileworks.agents.learned import observation_array
 from tileworks.core import SPECTATOR, State, load_game
-from tileworks.interfaces.common import action_id, action_mask, action_mask_space, observation, observation_space, resolve_chance
+from tileworks.interfaces.common import action_id, action_mask, action_mask_space, observation_space, resolve_chance
 
 
 class TileworksEnv(AECEnv):
@@ -74,7 +75,7 @@ class TileworksEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat(agent)
-        return {"observation": observation(self.state, seat), "action_mask": action_mask(self.state, seat)}
+        return {"observation": observation_array(self.state, seat), "action_mask": action_mask(self.state, seat)}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
