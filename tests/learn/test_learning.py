@@ -755,7 +755,7 @@ def untrained(game, options):
 
 @pytest.mark.parametrize("game, options", [("dominoes", {}), ("tuileries", {}), ("azul", {"players": 3}),
                                            ("tiles", {})], ids=["dominoes", "tuileries", "azul-3", "tiles"])
-@pytest.mark.parametrize("agent", ["net", "alpha", "alpha-mixed", "alpha-batched"])
+@pytest.mark.parametrize("agent", ["net", "alpha", "alpha-mixed", "alpha-batched", "alpha-guided"])
 def test_the_learned_agents_play_legal_moves_from_what_the_seat_sees(game, options, agent):
     network = untrained(game, options)
 
@@ -763,7 +763,8 @@ def test_the_learned_agents_play_legal_moves_from_what_the_seat_sees(game, optio
         if agent == "net":
             return NetAgent(seed=seed, network=network)
         return AlphaAgent(seed=seed, iterations=24, mix=0.5 if agent == "alpha-mixed" else 0.0,
-                          batch=8 if agent == "alpha-batched" else 1, network=network)
+                          batch=8 if agent == "alpha-batched" else 1, guide=0.5 if agent == "alpha-guided" else 0.0,
+                          network=network)
 
     rng = random.Random(7)
     state = tileworks.load_game(game, **options).new_initial_state()
@@ -929,6 +930,40 @@ def test_alphas_mix_is_a_share_between_zero_and_one():
                                          r"at least 0 and at most 1"):
         make("alpha:mix=1.5")
     assert make("alpha:mix=0.5,iterations=10").mix == 0.5
+
+
+@pytest.mark.parametrize("game", ["kiln", "tiles", "tuileries"])
+def test_alpha_guided_all_the_way_first_tries_the_move_greedy_plays(game):
+    """``guide=1`` takes the prior from the one-step look alone: the first
+    walk reads the root, the second opens its likeliest move, which is the
+    move greedy rates best; without the guide, the network's likeliest."""
+    network = untrained(game, {})
+    rng = random.Random(2)
+    state, checked, differed = tileworks.load_game(game).new_initial_state(), 0, 0
+    while checked < 8:
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        legal = state.legal_actions()
+        values = state.evaluate_after(legal, state.current_player())
+        if values.count(max(values)) == 1:  # greedy's move is one, not a tie
+            greedys = legal[values.index(max(values))]
+            guided = AlphaAgent(seed=3, iterations=2, guide=1.0, network=network).search(state)
+            assert [a for a, child in guided.children.items() if child.visits] == [greedys]
+            unguided = AlphaAgent(seed=3, iterations=2, network=network).search(state)
+            differed += list(unguided.children) != [greedys]
+            checked += 1
+        state.apply_action(rng.choice(legal))
+    assert differed
+
+
+def test_alphas_guide_is_a_share_between_zero_and_one():
+    with pytest.raises(ValueError, match=r"bad value '-0.5' for guide in agent spec 'alpha:guide=-0.5': must be a "
+                                         r"number at least 0 and at most 1"):
+        make("alpha:guide=-0.5")
+    with pytest.raises(ValueError, match="guide must be between 0 and 1, not 2"):
+        AlphaAgent(guide=2)
+    assert make("alpha:guide=0.5,iterations=10").guide == 0.5
 
 
 def test_a_game_without_a_network_for_its_options_says_which_it_has():

@@ -14,7 +14,10 @@
   hand-written evaluation), for a game whose network judges moves better
   than positions; ``mix=1`` keeps the network's prior and the rollout's value.
   Without ``mix``, the share is the one the network ships with (``alpha.mix``
-  in its JSON, 0 where none is given). ``batch=K`` walks ``K`` iterations
+  in its JSON, 0 where none is given). ``guide=β`` takes ``β`` of each new
+  leaf's prior from greedy's one-step look (a softmax of ``evaluate_after``
+  on the game's value scale), a progressive bias for a network whose
+  policy is weaker than greedy's (off by default). ``batch=K`` walks ``K`` iterations
   down the tree before the network values their new leaves in one forward
   pass, each walk counting as a loss where it passed until it is backed up
   (a virtual loss, as AlphaGo's and AlphaZero's parallel searches do), so
@@ -382,7 +385,8 @@ class AlphaAgent(LearnedAgent):
     TIMED_BATCH = 4
 
     def __init__(self, seed: int | None = None, iterations: int | None = None, seconds: float | None = None,
-                 c: float = 1.5, mix: float | None = None, batch: int | None = None, network: "Network | None" = None):
+                 c: float = 1.5, mix: float | None = None, batch: int | None = None, guide: float = 0.0,
+                 network: "Network | None" = None):
         super().__init__(seed, network)
         if batch is None:  # an iteration budget searches one at a time, as its measured results were played
             batch = self.TIMED_BATCH if iterations is None and seconds is not None else 1
@@ -390,9 +394,12 @@ class AlphaAgent(LearnedAgent):
             iterations, seconds = self.DEFAULT
         if mix is not None and not 0.0 <= mix <= 1.0:
             raise ValueError(f"mix must be between 0 and 1, not {mix}")
+        if not 0.0 <= guide <= 1.0:
+            raise ValueError(f"guide must be between 0 and 1, not {guide}")
         if batch < 1:
             raise ValueError(f"batch must be at least 1, not {batch}")
         self.iterations, self.seconds, self.c, self.mix, self.batch = iterations, seconds, c, mix, batch
+        self.guide = guide
         self._mix = 0.0  # the share of a leaf's value its rollout gives, set at each decision
 
     def mix_for(self, state: State) -> float:
@@ -445,6 +452,8 @@ class AlphaAgent(LearnedAgent):
             answers = self.ask_many([walk.state for walk in waiting], [walk.legal for walk in waiting])
             for walk, (probabilities, values) in zip(waiting, answers):
                 if walk.leaf.priors is None:  # (two walks of a batch may reach the same new leaf)
+                    if self.guide:
+                        probabilities = self._guided(walk.state, walk.legal, probabilities)
                     walk.leaf.priors = dict(zip(walk.legal, probabilities.tolist()))
                     walk.leaf.legal = walk.legal
                 if self._mix:  # AlphaGo's mixed leaf: the network's value and a rollout's
@@ -458,6 +467,15 @@ class AlphaAgent(LearnedAgent):
                 child.visits += 1
                 child.pending -= 1
                 child.total += walk.values[mover]
+
+    def _guided(self, state: State, legal: list[int], probabilities: "np.ndarray") -> "np.ndarray":
+        """The prior with ``guide`` of it from the one-step evaluation greedy
+        plays by: a softmax of each move's value, in units of the game's value scale."""
+        import numpy as np
+
+        values = np.array(state._evaluate_after(legal, state.current_player())) / state.value_scale()
+        looks = np.exp(values - values.max())
+        return (1.0 - self.guide) * probabilities + self.guide * looks / looks.sum()
 
     def _descend(self, root: Node, state: State) -> Walk:
         """Walk from the root by PUCT to a new leaf or the game's end, sampling chance on the way."""
