@@ -17,11 +17,11 @@
   in its JSON, 0 where none is given). ``guide=β`` takes ``β`` of each new
   leaf's prior from greedy's one-step look (a softmax of ``evaluate_after``
   on the game's value scale), a progressive bias for a network whose
-  policy is weaker than greedy's (off by default). ``batch=K`` walks ``K`` iterations
-  down the tree before the network values their new leaves in one forward
-  pass, each walk counting as a loss where it passed until it is backed up
-  (a virtual loss, as AlphaGo's and AlphaZero's parallel searches do), so
-  that the walks of a batch spread out: a small network answers many
+  policy is weaker than greedy's (off by default). ``batch=K`` walks ``K``
+  iterations down the tree before the network values their new leaves in
+  one forward pass, each walk counting as a loss where it passed until it
+  is backed up (a virtual loss, as AlphaGo's and AlphaZero's parallel
+  searches do), so that the walks of a batch spread out: a small network answers many
   positions at once for little more than one. A search given ``seconds``
   alone asks about 4 at a time unless its spec says otherwise; one given
   iterations, one at a time.
