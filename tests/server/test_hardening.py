@@ -51,6 +51,17 @@ def test_the_strongest_level_itself_and_budgets_within_it_are_accepted(api):
         api.create("azul", ["human", spec])
 
 
+@pytest.mark.parametrize("rated", [0, 1, "true", None])
+def test_rated_is_true_or_false_and_nothing_read_as_either(api, rated):
+    """The schema says a boolean, so 0 or "true" is refused (schemathesis
+    found 0 read as false), and no game is created."""
+    before = api.client.get("/api/games").json()
+    response = api.client.post("/api/games", json={"game": "azul", "players": ["human", "human"], "rated": rated})
+    assert response.status_code == 422, response.text
+    assert "body.rated" in response.json()["error"]
+    assert api.client.get("/api/games").json() == before
+
+
 def test_a_seat_stored_before_the_limits_searches_within_them():
     """A game created before the caps keeps its spec in the database; the
     server builds every search within the limits all the same."""

@@ -26,7 +26,7 @@ import anyio
 from fastapi import Depends, FastAPI, Header, Path, Query, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Match
@@ -71,6 +71,10 @@ OptionValue = int | bool | str | list[str]
 
 
 class CreateGame(BaseModel):
+    # an example the docs show, and that a fuzzer's first phase posts: a game is
+    # created at once, and its Location links the later phases into its paths
+    model_config = ConfigDict(json_schema_extra={"examples": [{"game": "azul", "players": ["human", "mcts:easy"]}]})
+
     game: str = Field(max_length=40, description="a registered game (the catalogue lists them)")
     options: dict[Annotated[str, Field(max_length=40)], OptionValue] = Field(
         default_factory=dict, max_length=16, description="game options; 'players' is taken from the seats")
@@ -81,7 +85,7 @@ class CreateGame(BaseModel):
         description="human seats (1-based) left open: anyone may take them from the games list")
     name: str | None = Field(None, description="a guest's display name for its seats (accounts show their username)",
                              json_schema_extra={"maxLength": MAX_NAME})
-    rated: bool = Field(False, description="rate the game (needs a logged-in account; one seat per account)")
+    rated: StrictBool = Field(False, description="rate the game (needs a logged-in account; one seat per account)")
     clock: dict[Annotated[str, Field(max_length=20)], Annotated[str, Field(max_length=20)] | int | float] | None = Field(
         None, max_length=4,
         description='a time control: {"kind": "realtime", "minutes": M, "increment": S} or {"kind": "turn", "hours": H}')
