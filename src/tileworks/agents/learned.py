@@ -21,10 +21,10 @@
   iterations down the tree before the network values their new leaves in
   one forward pass, each walk counting as a loss where it passed until it
   is backed up (a virtual loss, as AlphaGo's and AlphaZero's parallel
-  searches do), so that the walks of a batch spread out: a small network answers many
-  positions at once for little more than one. A search given ``seconds``
-  alone asks about 4 at a time unless its spec says otherwise; one given
-  iterations, one at a time.
+  searches do), so that the walks of a batch spread out: a small network
+  answers many positions at once for little more than one. A search given
+  ``seconds`` alone asks about 4 at a time unless its spec says otherwise;
+  one given iterations, one at a time.
 
 Both read only the mover's observation tensor, which holds only what that
 seat may see. A game's networks ship in its package (``GameInfo.networks``:
@@ -268,9 +268,15 @@ def _answer(logits: "np.ndarray", value: Any, mover: int, seats: int) -> tuple["
 
     from tileworks.agents.network import seat_values
 
-    chosen = logits.astype(np.float64)
-    chosen = np.exp(chosen - chosen.max())
-    return chosen / chosen.sum(), seat_values(value, mover, seats)
+    return _softmax(logits.astype(np.float64)), seat_values(value, mover, seats)
+
+
+def _softmax(values: "np.ndarray") -> "np.ndarray":
+    """Probabilities in proportion to ``exp(values)`` (shifted by the largest, so none overflows)."""
+    import numpy as np
+
+    shifted = np.exp(values - values.max())
+    return shifted / shifted.sum()
 
 
 class NetAgent(LearnedAgent):
@@ -474,8 +480,7 @@ class AlphaAgent(LearnedAgent):
         import numpy as np
 
         values = np.array(state._evaluate_after(legal, state.current_player())) / state.value_scale()
-        looks = np.exp(values - values.max())
-        return (1.0 - self.guide) * probabilities + self.guide * looks / looks.sum()
+        return (1.0 - self.guide) * probabilities + self.guide * _softmax(values)
 
     def _descend(self, root: Node, state: State) -> Walk:
         """Walk from the root by PUCT to a new leaf or the game's end, sampling chance on the way."""
