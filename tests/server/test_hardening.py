@@ -250,6 +250,15 @@ def test_the_schema_states_the_limits_the_server_keeps(client):
     assert empty.status_code == 400 and "3 to 24" in empty.json()["error"]
 
 
+def test_the_schemas_example_game_is_one_the_server_creates(client):
+    schema = client.get("/openapi.json").json()
+    [example] = schema["components"]["schemas"]["CreateGame"]["examples"]
+    assert example == {"game": "azul", "players": ["human", "mcts:easy"]}  # the first game, at its fewest seats
+    created = client.post("/api/games", json=example)
+    assert created.status_code == 201
+    assert client.get(f"/api/games/{created.json()['id']}").json()["game"] == "azul"
+
+
 @pytest.mark.parametrize("path, allowed", [
     ("/api/session", "DELETE, GET, POST"), ("/api/games", "GET, POST"), ("/api/catalogue", "GET"),
 ])

@@ -26,7 +26,7 @@ import anyio
 from fastapi import Depends, FastAPI, Header, Path, Query, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
+from pydantic import BaseModel, Field, StrictBool, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Match
@@ -35,7 +35,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 import tileworks
 from tileworks.core import jsontext
 from tileworks.core.i18n import LANGUAGES, _, current_language, language, negotiate, use_language
-from tileworks.core.registry import registered_games
+from tileworks.core.registry import GameInfo, registered_games
 from tileworks.core import SPECTATOR
 from tileworks.core.text import seat_name
 from tileworks.server.accounts import (MAX_NAME, MAX_PASSWORD, MIN_PASSWORD, SESSION_COOKIE, SESSION_SECONDS,
@@ -71,10 +71,6 @@ OptionValue = int | bool | str | list[str]
 
 
 class CreateGame(BaseModel):
-    # an example the docs show, and that a fuzzer's first phase posts: a game is
-    # created at once, and its Location links the later phases into its paths
-    model_config = ConfigDict(json_schema_extra={"examples": [{"game": "azul", "players": ["human", "mcts:easy"]}]})
-
     game: str = Field(max_length=40, description="a registered game (the catalogue lists them)")
     options: dict[Annotated[str, Field(max_length=40)], OptionValue] = Field(
         default_factory=dict, max_length=16, description="game options; 'players' is taken from the seats")
@@ -332,7 +328,7 @@ def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: in
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             schema = FastAPI.openapi(app)
-            name_the_games(schema, sorted(info.name for info in registered_games()))
+            name_the_games(schema, registered_games())
             describe_token_headers(schema)
             add_links(schema)
         return app.openapi_schema  # type: ignore[return-value]
@@ -590,9 +586,16 @@ Player = Annotated[Account | None, Depends(signed_in)]
 SeatTokens = Annotated[str | None, Header(description="the caller's seat tokens, comma-separated")]
 
 
-def name_the_games(schema: dict[str, Any], games: list[str]) -> None:
+def name_the_games(schema: dict[str, Any], infos: list[GameInfo]) -> None:
     """State in the OpenAPI schema which games exist (those registered when
-    the server started, plugins included) and what a seat may hold."""
+    the server started, plugins included) and what a seat may hold, with an
+    example game to create: the docs show it, and a fuzzer's first phase
+    posts it, so a game exists at once and the links from its answer lead
+    the later phases into the game's paths."""
+    games = [info.name for info in infos]
+    first = infos[0]
+    schema["components"]["schemas"]["CreateGame"]["examples"] = [
+        {"game": first.name, "players": [HUMAN] + ["mcts:easy"] * (first.min_players - 1)}]
     creating = schema["components"]["schemas"]["CreateGame"]["properties"]
     creating["game"]["enum"] = games
     creating["players"]["items"]["pattern"] = f"^(?:{HUMAN}|{spec_pattern()[1:-1]})$"
