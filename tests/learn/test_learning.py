@@ -957,6 +957,33 @@ def test_alpha_guided_all_the_way_first_tries_the_move_greedy_plays(game):
     assert differed
 
 
+@pytest.mark.parametrize("game", ["kiln", "tiles"])
+def test_alphas_guide_looks_only_where_the_search_chooses_a_move(game):
+    """Greedy's look goes into a position's prior when a walk first chooses
+    a move there: the root's prior is the network's and greedy's mixed, and
+    a leaf no walk went through again keeps the network's alone."""
+    network = untrained(game, {})
+    state = tileworks.load_game(game).new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(sample_chance(state, random.Random(1)))
+    agent = AlphaAgent(seed=3, iterations=40, guide=0.25, network=network)
+    root = agent.search(state)
+    legal = state.legal_actions()
+    prior, _ = agent.ask(state, legal)
+    looks = np.array(state.evaluate_after(legal, state.current_player())) / state.value_scale()
+    greedys = np.exp(looks - looks.max()) / np.exp(looks - looks.max()).sum()
+    assert root.guided
+    assert [root.priors[a] for a in legal] == pytest.approx(0.75 * prior + 0.25 * greedys, abs=1e-12)
+    leaves = [node for node in _nodes(root) if node.priors is not None and not node.children]
+    assert leaves and not any(leaf.guided for leaf in leaves)
+
+
+def _nodes(node):
+    yield node
+    for child in node.children.values():
+        yield from _nodes(child)
+
+
 def test_alphas_guide_is_a_share_between_zero_and_one():
     with pytest.raises(ValueError, match=r"bad value '-0.5' for guide in agent spec 'alpha:guide=-0.5': must be a "
                                          r"number at least 0 and at most 1"):

@@ -14,10 +14,11 @@
   hand-written evaluation), for a game whose network judges moves better
   than positions; ``mix=1`` keeps the network's prior and the rollout's value.
   Without ``mix``, the share is the one the network ships with (``alpha.mix``
-  in its JSON, 0 where none is given). ``guide=β`` takes ``β`` of each new
-  leaf's prior from greedy's one-step look (a softmax of ``evaluate_after``
-  on the game's value scale), a progressive bias for a network whose
-  policy is weaker than greedy's (off by default). ``batch=K`` walks ``K``
+  in its JSON, 0 where none is given). ``guide=β`` takes ``β`` of each
+  position's prior from greedy's one-step look (a softmax of
+  ``evaluate_after`` on the game's value scale) when the search first
+  chooses a move there, a progressive bias for a network whose policy is
+  weaker than greedy's (off by default). ``batch=K`` walks ``K``
   iterations down the tree before the network values their new leaves in
   one forward pass, each walk counting as a loss where it passed until it
   is backed up (a virtual loss, as AlphaGo's and AlphaZero's parallel
@@ -299,7 +300,7 @@ class NetAgent(LearnedAgent):
 
 
 class Node:
-    __slots__ = ("children", "priors", "legal", "ranked", "skipped", "visits", "total", "pending")
+    __slots__ = ("children", "priors", "legal", "ranked", "skipped", "visits", "total", "pending", "guided")
 
     def __init__(self) -> None:
         self.children: dict[int, Node] = {}
@@ -315,6 +316,8 @@ class Node:
         self.total = 0.0
         #: walks of the batch under way that passed here, each counted as a loss until it is backed up
         self.pending = 0
+        #: whether greedy's look is in the priors yet (``alpha``'s ``guide``)
+        self.guided = False
 
     def choose(self, legal: list[int], scale: float) -> int:
         """The action of ``legal`` with the highest PUCT score, the first in
@@ -458,8 +461,6 @@ class AlphaAgent(LearnedAgent):
             answers = self.ask_many([walk.state for walk in waiting], [walk.legal for walk in waiting])
             for walk, (probabilities, values) in zip(waiting, answers):
                 if walk.leaf.priors is None:  # (two walks of a batch may reach the same new leaf)
-                    if self.guide:
-                        probabilities = self._guided(walk.state, walk.legal, probabilities)
                     walk.leaf.priors = dict(zip(walk.legal, probabilities.tolist()))
                     walk.leaf.legal = walk.legal
                 if self._mix:  # AlphaGo's mixed leaf: the network's value and a rollout's
@@ -474,13 +475,22 @@ class AlphaAgent(LearnedAgent):
                 child.pending -= 1
                 child.total += walk.values[mover]
 
-    def _guided(self, state: State, legal: list[int], probabilities: "np.ndarray") -> "np.ndarray":
-        """The prior with ``guide`` of it from the one-step evaluation greedy
-        plays by: a softmax of each move's value, in units of the game's value scale."""
+    def _guide(self, node: Node, state: State) -> None:
+        """Put ``guide`` of greedy's one-step look into ``node``'s prior: a
+        softmax of each move's value, in units of the game's value scale.
+
+        It is done when a walk first chooses from the node, not when the node
+        is made: a prior serves only that choice, and most leaves are never
+        walked through again, so most of greedy's looks would go unread.
+        ``state`` must offer the moves the prior was given for (another deal
+        of the hidden tiles may not; the look then waits for one that does)."""
         import numpy as np
 
+        legal = node.legal
+        network = np.fromiter((node.priors[a] for a in legal), float, len(legal))
         values = np.array(state._evaluate_after(legal, state.current_player())) / state.value_scale()
-        return (1.0 - self.guide) * probabilities + self.guide * _softmax(values)
+        guided = (1.0 - self.guide) * network + self.guide * _softmax(values)
+        node.priors, node.ranked, node.skipped, node.guided = dict(zip(legal, guided.tolist())), None, 0, True
 
     def _descend(self, root: Node, state: State) -> Walk:
         """Walk from the root by PUCT to a new leaf or the game's end, sampling chance on the way."""
@@ -496,6 +506,8 @@ class AlphaAgent(LearnedAgent):
             legal = state.legal_actions()
             if node.priors is None:  # a new leaf: the network will give its prior and value
                 return Walk(path, state, node, legal, None)
+            if self.guide and not node.guided and legal == node.legal:
+                self._guide(node, state)
             action = node.choose(legal, self.c * math.sqrt(node.visits + node.pending + 1))
             state._apply_known_legal(action)
             node = node.children.setdefault(action, Node())
