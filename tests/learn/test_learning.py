@@ -978,10 +978,20 @@ def test_alphas_guide_looks_only_where_the_search_chooses_a_move(game):
     assert leaves and not any(leaf.guided for leaf in leaves)
 
 
-def _nodes(node):
-    yield node
-    for child in node.children.values():
-        yield from _nodes(child)
+def test_a_network_shipped_with_a_guide_is_searched_with_it():
+    """A network whose JSON gives ``alpha.guide`` guides the search by
+    that share unless the spec names one; without either, no guide."""
+    plain = untrained("tiles", {})
+    shipped = Network(plain.params, {**plain.about, "alpha": {"mix": 1.0, "guide": 0.5}})
+    state = tileworks.load_game("tiles").new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(sample_chance(state, random.Random(1)))
+    assert AlphaAgent(network=shipped).guide_for(state) == 0.5
+    assert AlphaAgent(network=shipped, guide=0.0).guide_for(state) == 0.0
+    assert AlphaAgent(network=plain).guide_for(state) == 0.0
+    assert AlphaAgent(seed=3, iterations=8, network=shipped).search(state).guided
+    assert not AlphaAgent(seed=3, iterations=8, network=shipped, guide=0.0).search(state).guided
+    assert not AlphaAgent(seed=3, iterations=8, network=plain).search(state).guided
 
 
 def test_alphas_guide_is_a_share_between_zero_and_one():

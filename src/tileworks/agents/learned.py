@@ -18,10 +18,11 @@
   position's prior from greedy's one-step look (a softmax of
   ``evaluate_after`` on the game's value scale) when the search first
   chooses a move there, a progressive bias for a network whose policy is
-  weaker than greedy's (off by default). ``batch=K`` walks ``K``
-  iterations down the tree before the network values their new leaves in
-  one forward pass, each walk counting as a loss where it passed until it
-  is backed up (a virtual loss, as AlphaGo's and AlphaZero's parallel
+  weaker than greedy's; without ``guide``, the share is the one the
+  network ships with (``alpha.guide``, 0 where none is given). ``batch=K``
+  walks ``K`` iterations down the tree before the network values their new
+  leaves in one forward pass, each walk counting as a loss where it passed
+  until it is backed up (a virtual loss, as AlphaGo's and AlphaZero's parallel
   searches do), so that the walks of a batch spread out: a small network
   answers many positions at once for little more than one. A search given
   ``seconds`` alone asks about 4 at a time unless its spec says otherwise;
@@ -394,7 +395,7 @@ class AlphaAgent(LearnedAgent):
     TIMED_BATCH = 4
 
     def __init__(self, seed: int | None = None, iterations: int | None = None, seconds: float | None = None,
-                 c: float = 1.5, mix: float | None = None, batch: int | None = None, guide: float = 0.0,
+                 c: float = 1.5, mix: float | None = None, batch: int | None = None, guide: float | None = None,
                  network: "Network | None" = None):
         super().__init__(seed, network)
         if batch is None:  # an iteration budget searches one at a time, as its measured results were played
@@ -403,21 +404,32 @@ class AlphaAgent(LearnedAgent):
             iterations, seconds = self.DEFAULT
         if mix is not None and not 0.0 <= mix <= 1.0:
             raise ValueError(f"mix must be between 0 and 1, not {mix}")
-        if not 0.0 <= guide <= 1.0:
+        if guide is not None and not 0.0 <= guide <= 1.0:
             raise ValueError(f"guide must be between 0 and 1, not {guide}")
         if batch < 1:
             raise ValueError(f"batch must be at least 1, not {batch}")
         self.iterations, self.seconds, self.c, self.mix, self.batch = iterations, seconds, c, mix, batch
         self.guide = guide
         self._mix = 0.0  # the share of a leaf's value its rollout gives, set at each decision
+        self._guide_share = 0.0  # the share of a prior greedy's look gives, set at each decision
 
     def mix_for(self, state: State) -> float:
         """The share of a leaf's value taken from a rollout: the spec's
         ``mix``, else the one the network ships with (its JSON's
         ``alpha.mix``, where measured better than the network's own value), else 0."""
-        if self.mix is not None:
-            return self.mix
-        return float(self.network_for(state).about.get("alpha", {}).get("mix", 0.0))
+        return self._shipped(state, "mix", self.mix)
+
+    def guide_for(self, state: State) -> float:
+        """The share of a prior taken from greedy's look: the spec's
+        ``guide``, else the one the network ships with (its JSON's
+        ``alpha.guide``, where measured better than none), else 0."""
+        return self._shipped(state, "guide", self.guide)
+
+    def _shipped(self, state: State, name: str, given: float | None) -> float:
+        """``given``, else the network's ``alpha.NAME``, else 0."""
+        if given is not None:
+            return given
+        return float(self.network_for(state).about.get("alpha", {}).get(name, 0.0))
 
     def _choose(self, state: State, legal: list[int]) -> int:
         if len(legal) == 1:
@@ -430,7 +442,7 @@ class AlphaAgent(LearnedAgent):
     def search(self, state: State) -> Node:
         """The tree searched from ``state`` (a decision) within the budget: its root."""
         player = state.current_player()
-        self._mix = self.mix_for(state)
+        self._mix, self._guide_share = self.mix_for(state), self.guide_for(state)
         root = Node()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
@@ -489,7 +501,8 @@ class AlphaAgent(LearnedAgent):
         legal = node.legal
         network = np.fromiter((node.priors[a] for a in legal), float, len(legal))
         values = np.array(state._evaluate_after(legal, state.current_player())) / state.value_scale()
-        guided = (1.0 - self.guide) * network + self.guide * _softmax(values)
+        share = self._guide_share
+        guided = (1.0 - share) * network + share * _softmax(values)
         node.priors, node.ranked, node.skipped, node.guided = dict(zip(legal, guided.tolist())), None, 0, True
 
     def _descend(self, root: Node, state: State) -> Walk:
@@ -506,7 +519,7 @@ class AlphaAgent(LearnedAgent):
             legal = state.legal_actions()
             if node.priors is None:  # a new leaf: the network will give its prior and value
                 return Walk(path, state, node, legal, None)
-            if self.guide and not node.guided and legal == node.legal:
+            if self._guide_share and not node.guided and legal == node.legal:
                 self._guide(node, state)
             action = node.choose(legal, self.c * math.sqrt(node.visits + node.pending + 1))
             state._apply_known_legal(action)
