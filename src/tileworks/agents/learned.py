@@ -488,8 +488,8 @@ class AlphaAgent(LearnedAgent):
                 child.total += walk.values[mover]
 
     def _guide(self, node: Node, state: State) -> None:
-        """Put ``guide`` of greedy's one-step look into ``node``'s prior: a
-        softmax of each move's value, in units of the game's value scale.
+        """Put the guide's share of greedy's one-step look into ``node``'s
+        prior: a softmax of each move's value, in units of the game's value scale.
 
         It is done when a walk first chooses from the node, not when the node
         is made: a prior serves only that choice, and most leaves are never
