@@ -22,9 +22,9 @@
   network ships with (``alpha.guide``, 0 where none is given). ``batch=K``
   walks ``K`` iterations down the tree before the network values their new
   leaves in one forward pass, each walk counting as a loss where it passed
-  until it is backed up (a virtual loss, as AlphaGo's and AlphaZero's parallel
-  searches do), so that the walks of a batch spread out: a small network
-  answers many positions at once for little more than one. A search given
+  until it is backed up (a virtual loss, as AlphaGo's and AlphaZero's
+  parallel searches do), so that the walks of a batch spread out: a small
+  network answers many positions at once for little more than one. A search given
   ``seconds`` alone asks about 4 at a time unless its spec says otherwise;
   one given iterations, one at a time.
 
@@ -402,10 +402,9 @@ class AlphaAgent(LearnedAgent):
             batch = self.TIMED_BATCH if iterations is None and seconds is not None else 1
         if iterations is None and seconds is None:
             iterations, seconds = self.DEFAULT
-        if mix is not None and not 0.0 <= mix <= 1.0:
-            raise ValueError(f"mix must be between 0 and 1, not {mix}")
-        if guide is not None and not 0.0 <= guide <= 1.0:
-            raise ValueError(f"guide must be between 0 and 1, not {guide}")
+        for name, share in (("mix", mix), ("guide", guide)):
+            if share is not None and not 0.0 <= share <= 1.0:
+                raise ValueError(f"{name} must be between 0 and 1, not {share}")
         if batch < 1:
             raise ValueError(f"batch must be at least 1, not {batch}")
         self.iterations, self.seconds, self.c, self.mix, self.batch = iterations, seconds, c, mix, batch

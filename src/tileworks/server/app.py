@@ -594,9 +594,9 @@ def name_the_games(schema: dict[str, Any], infos: list[GameInfo]) -> None:
     the later phases into the game's paths."""
     games = [info.name for info in infos]
     first = infos[0]
-    schema["components"]["schemas"]["CreateGame"]["examples"] = [
-        {"game": first.name, "players": [HUMAN] + ["mcts:easy"] * (first.min_players - 1)}]
-    creating = schema["components"]["schemas"]["CreateGame"]["properties"]
+    create_game = schema["components"]["schemas"]["CreateGame"]
+    create_game["examples"] = [{"game": first.name, "players": [HUMAN] + ["mcts:easy"] * (first.min_players - 1)}]
+    creating = create_game["properties"]
     creating["game"]["enum"] = games
     creating["players"]["items"]["pattern"] = f"^(?:{HUMAN}|{spec_pattern()[1:-1]})$"
     for parameter in schema["paths"]["/api/leaderboard/{game}"]["get"]["parameters"]:
