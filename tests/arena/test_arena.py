@@ -9,6 +9,8 @@ import shutil
 import pytest
 from typer.testing import CliRunner
 
+import tileworks
+from tileworks.agents import make
 from tileworks.arena import ArenaConfig, ledger_path, read_ledger, record_path, run, seating, standing, wilson
 from tileworks.cli.main import app
 from tileworks.core.records import load_record
@@ -104,6 +106,47 @@ def test_a_folder_holding_another_runs_games_is_refused_and_left_as_it_is(tmp_pa
     assert ledger_path(tmp_path / "run").read_text() == before
 
 
+def test_a_learned_agents_network_is_noted_and_a_run_played_with_another_is_refused(tmp_path):
+    """A shipped network or its settings may change between sessions of a
+    long run, leaving the same spec another agent: the ledger notes what
+    each game was played with, and a resumed run with something else is
+    refused before it plays; lines noted before this was noted are taken."""
+    cfg = config(tmp_path, agents=["net", "random"], games=2, options={})
+    now = {"net": make("net").plays_with(tileworks.load_game("kiln"))}
+    assert now["net"].startswith("network ")
+    summary = run(cfg)
+    assert summary["played_with"] == now
+    ledger = ledger_path(cfg.out)
+    assert [line["played_with"] for line in read_ledger(cfg.out)] == [now, now]
+    shutil.rmtree(cfg.out / "games")
+    earlier = [{**line, "played_with": {"net": "network 0123456789ab"}} for line in read_ledger(cfg.out)]
+    ledger.write_text("".join(json.dumps(line) + "\n" for line in earlier))
+    before = ledger.read_text()
+    with pytest.raises(ValueError, match=re.escape(f"holds game 0 played with net: network 0123456789ab, but this "
+                                                   f"run's agents play with net: {now['net']}: a network or its settings "
+                                                   "changed since")):
+        run(config(tmp_path, agents=["net", "random"], games=3, options={}))
+    assert ledger.read_text() == before and not (cfg.out / "games").exists()
+    ledger.write_text("".join(json.dumps({k: v for k, v in line.items() if k != "played_with"}) + "\n"
+                              for line in earlier))
+    resumed = run(config(tmp_path, agents=["net", "random"], games=3, options={}))
+    assert (resumed["resumed"], resumed["played"]) == (2, 1)
+    assert [line.get("played_with") for line in read_ledger(cfg.out)] == [None, None, now]
+
+
+def test_the_standing_of_games_played_with_two_networks_says_so(tmp_path):
+    cfg = config(tmp_path, agents=["net", "random"], games=2, options={})
+    run(cfg)
+    now = read_ledger(cfg.out)[0]["played_with"]
+    assert standing(cfg.out)["played_with"] == now
+    first, second = read_ledger(cfg.out)
+    second["played_with"] = {"net": "network 0123456789ab"}
+    ledger_path(cfg.out).write_text(json.dumps(first) + "\n" + json.dumps(second) + "\n")
+    with pytest.raises(ValueError, match=re.escape(f"game {second['index']} was played with net: network "
+                                                   f"0123456789ab, game {first['index']} with net: {now['net']}")):
+        standing(cfg.out)
+
+
 @pytest.mark.parametrize("kw, message", [
     ({"agents": ["greedy"]}, "at least two agents"),
     ({"agents": ["greedy", "genius"]}, "unknown agent 'genius'"),
@@ -183,7 +226,11 @@ def test_the_arena_command(tmp_path):
         assert word in held.output
     empty = CliRunner().invoke(app, ["standing", str(tmp_path / "nowhere")])
     assert empty.exit_code == 2 and "holds no finished game" in empty.output
-
+    learned = CliRunner().invoke(app, ["arena", "azul", "--agents", "net,random", "--games", "2", "--seed", "1",
+                                       "--out", str(tmp_path / "learned")])
+    network = make("net").plays_with(tileworks.load_game("azul"))
+    assert learned.exit_code == 0 and f"net played with {network}" in learned.output, learned.output
+    assert f"net played with {network}" in CliRunner().invoke(app, ["standing", str(tmp_path / "learned")]).output
 
 
 def test_each_worker_process_keeps_its_matrix_products_to_one_thread():

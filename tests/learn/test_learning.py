@@ -994,6 +994,24 @@ def test_a_network_shipped_with_a_guide_is_searched_with_it():
     assert not AlphaAgent(seed=3, iterations=8, network=plain).search(state).guided
 
 
+def test_what_a_learned_agent_plays_with_names_its_networks_weights_and_alphas_shares():
+    """A long run notes this beside each game, so its line must change when
+    the network's weights or the shares alpha takes from it change, and not
+    otherwise."""
+    game = tileworks.load_game("tiles")
+    plain = untrained("tiles", {})
+    shipped = Network(plain.params, {**plain.about, "alpha": {"mix": 1.0, "guide": 0.5}, "measured": [{"score": 0.9}]})
+    other = Network.untrained(game, seed=1)
+    weights = plain.fingerprint()
+    assert len(weights) == 12 and other.fingerprint() != weights
+    assert NetAgent(network=plain).plays_with(game) == NetAgent(network=shipped).plays_with(game) == f"network {weights}"
+    assert AlphaAgent(network=plain).plays_with(game) == f"network {weights}, mix 0, guide 0"
+    assert AlphaAgent(network=shipped).plays_with(game) == f"network {weights}, mix 1, guide 0.5"
+    assert AlphaAgent(network=shipped, guide=0.0, mix=0.25).plays_with(game) == f"network {weights}, mix 0.25, guide 0"
+    assert AlphaAgent(network=other).plays_with(game) == f"network {other.fingerprint()}, mix 0, guide 0"
+    assert make("greedy").plays_with(game) is None
+
+
 def test_alphas_guide_is_a_share_between_zero_and_one():
     with pytest.raises(ValueError, match=r"bad value '-0.5' for guide in agent spec 'alpha:guide=-0.5': must be a "
                                          r"number at least 0 and at most 1"):

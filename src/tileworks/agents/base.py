@@ -29,6 +29,13 @@ class Agent(ABC):
         (with these options); most agents play every game. Front ends ask
         before a game starts, so a seat that cannot play is refused then."""
 
+    def plays_with(self, game: Game) -> str | None:
+        """What this agent plays ``game`` with beyond its code and its spec
+        (a shipped network and the settings it ships with), in one line, or
+        None where nothing: so a long run, resumed, can tell whether an
+        agent of the same spec is still the one that played its first games."""
+        return None
+
     def step(self, state: State) -> int:
         """The action this agent chooses for the player to move in ``state``."""
         legal = state.legal_actions()

@@ -237,7 +237,21 @@ class LearnedAgent(Agent):
                                size=game.observation_tensor_size(), count=game.num_distinct_actions()))
 
     def network_for(self, state: State) -> "Network":
-        return self._network if self._network is not None else shipped_network(state.game())
+        return self._network_of(state.game())
+
+    def _network_of(self, game: Any) -> "Network":
+        return self._network if self._network is not None else shipped_network(game)
+
+    def plays_with(self, game: Any) -> str:
+        """The fingerprint of the network it plays ``game`` with.
+
+        >>> import tileworks
+        >>> from tileworks.agents.network import Network
+        >>> tiles = tileworks.load_game("tiles")
+        >>> NetAgent(network=Network.untrained(tiles)).plays_with(tiles)  # doctest: +ELLIPSIS
+        'network ...'
+        """
+        return f"network {self._network_of(game).fingerprint()}"
 
     def ask(self, state: State, legal: list[int]) -> tuple["np.ndarray", list[float]]:
         """The network's probabilities over ``legal`` (in their order) and
@@ -373,6 +387,13 @@ class Node:
         return action
 
 
+def _share(network: "Network", name: str, given: float | None) -> float:
+    """``given``, else the network's ``alpha.NAME``, else 0."""
+    if given is not None:
+        return given
+    return float(network.about.get("alpha", {}).get(name, 0.0))
+
+
 class Walk:
     """One iteration's way down the tree: the nodes it entered with their
     movers, the position it stopped at, and every seat's value there (once known)."""
@@ -416,19 +437,27 @@ class AlphaAgent(LearnedAgent):
         """The share of a leaf's value taken from a rollout: the spec's
         ``mix``, else the one the network ships with (its JSON's
         ``alpha.mix``, where measured better than the network's own value), else 0."""
-        return self._shipped(state, "mix", self.mix)
+        return _share(self.network_for(state), "mix", self.mix)
 
     def guide_for(self, state: State) -> float:
         """The share of a prior taken from greedy's look: the spec's
         ``guide``, else the one the network ships with (its JSON's
         ``alpha.guide``, where measured better than none), else 0."""
-        return self._shipped(state, "guide", self.guide)
+        return _share(self.network_for(state), "guide", self.guide)
 
-    def _shipped(self, state: State, name: str, given: float | None) -> float:
-        """``given``, else the network's ``alpha.NAME``, else 0."""
-        if given is not None:
-            return given
-        return float(self.network_for(state).about.get("alpha", {}).get(name, 0.0))
+    def plays_with(self, game: Any) -> str:
+        """The network's fingerprint and the shares of a leaf's value and of
+        a prior it takes from a rollout and from greedy's look, as its spec
+        or its network gives them.
+
+        >>> import tileworks
+        >>> tiles = tileworks.load_game("tiles")
+        >>> AlphaAgent(guide=0).plays_with(tiles)  # doctest: +ELLIPSIS
+        'network ..., mix 1, guide 0'
+        """
+        network = self._network_of(game)
+        return f"{super().plays_with(game)}, mix {_share(network, 'mix', self.mix):g}, " \
+               f"guide {_share(network, 'guide', self.guide):g}"
 
     def _choose(self, state: State, legal: list[int]) -> int:
         if len(legal) == 1:

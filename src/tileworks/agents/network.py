@@ -64,6 +64,7 @@ beside a ``.json`` that says what it was trained for and how.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -765,6 +766,25 @@ class Network:
     def board(self) -> dict[str, int] | None:
         """The board layout of a convolutional network, else ``None``."""
         return self.about.get("board")
+
+    def fingerprint(self) -> str:
+        """Twelve hex digits of a hash of what the network answers with (its
+        weights and board layout), not of what is written about it: two
+        networks that answer alike have the same fingerprint.
+
+        >>> import tileworks
+        >>> tiles = tileworks.load_game("tiles")
+        >>> Network.untrained(tiles).fingerprint() == Network.untrained(tiles).fingerprint()
+        True
+        >>> Network.untrained(tiles).fingerprint() == Network.untrained(tiles, seed=1).fingerprint()
+        False
+        """
+        digest = hashlib.sha256(json.dumps(self.board, sort_keys=True).encode())
+        for name in sorted(self.params):
+            array = np.ascontiguousarray(self.params[name], dtype=np.float32)
+            digest.update(f"{name} {array.shape}".encode())
+            digest.update(array.tobytes())
+        return digest.hexdigest()[:12]
 
     def evaluate(self, observation: Any, actions: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Logits and values for a batch (or one) of observations, in float32;

@@ -6,9 +6,9 @@ often over a multiple of ``n`` games; its chance and its agents are seeded
 from the run's seed and ``i``, so a run is reproducible and a game can be
 replayed alone. Every finished game is saved as a record in ``OUT/games``
 and as a line of the run's ledger, ``OUT/results.jsonl`` (the game's index,
-seats, returns and scores, with the run's game, options and seed); running
-again with the same folder skips the games either holds, so an interrupted
-run resumes where it stopped. The ledger is small enough to keep under
+seats, returns and scores, with the run's game, options and seed, and what
+its learned agents played with); running again with the same folder skips
+the games either holds, so an interrupted run resumes where it stopped. The ledger is small enough to keep under
 version control, so a run of many hours can go on from one machine or
 session to the next without its records. Games run in local processes or
 as Ray tasks (:mod:`tileworks.arena.runners`), with the same results.
@@ -16,6 +16,7 @@ as Ray tasks (:mod:`tileworks.arena.runners`), with the same results.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -25,7 +26,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import tileworks
-from tileworks.agents import check_plays, check_reproducible
+from tileworks.agents import check_plays, check_reproducible, make
 from tileworks.arena.playing import play_seeded
 from tileworks.arena.runners import make_runner
 from tileworks.core.records import save_record
@@ -125,6 +126,20 @@ def run_identity(config: RunConfig) -> dict[str, Any]:
     return {"game": config.game, "options": json.loads(json.dumps(config.options)), "seed": config.seed}
 
 
+def played_with(config: RunConfig) -> dict[str, str]:
+    """What each of the run's agents plays with beyond its spec (a shipped
+    network and its settings; :meth:`~tileworks.agents.Agent.plays_with`), by
+    spec, for those that play with something."""
+    return dict(_played_with(config.game, json.dumps(config.options, sort_keys=True), tuple(config.agents)))
+
+
+@functools.cache
+def _played_with(game_name: str, options: str, specs: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    game = tileworks.load_game(game_name, **json.loads(options))
+    found = ((spec, make(spec).plays_with(game)) for spec in dict.fromkeys(specs))
+    return tuple((spec, line) for spec, line in found if line is not None)
+
+
 def read_ledger(out: Path) -> list[dict[str, Any]]:
     """The ledger's complete lines; one cut off while being written (or
     lacking a field) is left out, and its game is played again."""
@@ -146,7 +161,10 @@ def read_ledger(out: Path) -> list[dict[str, Any]]:
 def note_result(config: RunConfig, result: dict[str, Any]) -> None:
     """Add a finished game to the run's ledger (one JSON line)."""
     path = ledger_path(config.out)
-    line = json.dumps({**run_identity(config), **{key: result[key] for key in RESULT_FIELDS}})
+    noted = {**run_identity(config), **{key: result[key] for key in RESULT_FIELDS}}
+    if with_what := played_with(config):
+        noted["played_with"] = with_what
+    line = json.dumps(noted)
     with path.open("a+b") as ledger:  # appends go to the end wherever it has read
         if ledger.seek(0, os.SEEK_END):
             ledger.seek(-1, os.SEEK_END)
@@ -160,10 +178,12 @@ def saved_results(config: ArenaConfig) -> dict[int, dict[str, Any]]:
     and any whose record the ledger lacks (added to it).
 
     Raises ValueError, naming the folder, where it holds another run's games
-    (another game, options, seed or agents): mixing them would count games
-    this run did not play.
+    (another game, options, seed or agents, or agents of the same specs that
+    played with another network or its settings): mixing them would count
+    games this run did not play. A line written before the ledger noted
+    ``played_with`` is not checked for it.
     """
-    identity = run_identity(config)
+    identity, with_what = run_identity(config), played_with(config)
     found: dict[int, dict[str, Any]] = {}
     for line in read_ledger(config.out):  # each line has the result's fields
         index = line["index"]
@@ -172,6 +192,11 @@ def saved_results(config: ArenaConfig) -> dict[int, dict[str, Any]]:
         saved = {key: line.get(key) for key in identity}
         if saved != identity or line["seats"] != seating(config, index):
             raise ValueError(_another_run(config, index, {**saved, "seats": line["seats"]}))
+        if "played_with" in line and line["played_with"] != with_what:
+            raise ValueError(f"{config.out} holds game {index} played with {_described_with(line['played_with'])}, "
+                             f"but this run's agents play with {_described_with(with_what)}: a network or its "
+                             "settings changed since, so these are other agents under the same specs; give the run "
+                             "another --out")
         found[index] = {key: line[key] for key in RESULT_FIELDS}
     for index in range(config.games):
         if index not in found and (result := finished_result(config.out, index)) is not None:
@@ -180,6 +205,12 @@ def saved_results(config: ArenaConfig) -> dict[int, dict[str, Any]]:
             note_result(config, result)
             found[index] = result
     return found
+
+
+def _described_with(with_what: Any) -> str:
+    if not isinstance(with_what, dict) or not with_what:
+        return "nothing beyond their specs"
+    return "; ".join(f"{spec}: {line}" for spec, line in with_what.items())
 
 
 def _another_run(config: ArenaConfig, index: int, saved: dict[str, Any]) -> str:
@@ -215,6 +246,8 @@ def run(config: ArenaConfig, progress: Callable[[dict[str, Any], list[dict[str, 
     results.sort(key=lambda r: r["index"])
     summary = summarise(config, results)
     summary["resumed"] = resumed
+    if with_what := played_with(config):
+        summary["played_with"] = with_what
     summary["played"] = len(todo)
     (Path(config.out) / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     return summary
@@ -243,12 +276,19 @@ def standing(out: Path) -> dict[str, Any]:
     config = RunConfig(game=first.get("game"), agents=agents, games=len(lines), out=Path(out), seed=first.get("seed"),
                        options=first.get("options") or {})
     identity = run_identity(config)  # what every line of one run says alike
+    noted_with = [line for _, line in sorted(lines.items()) if "played_with" in line]
     for index, line in sorted(lines.items()):
         if {key: line.get(key) for key in identity} != identity or line["seats"] != seating(config, index):
             raise ValueError(f"{out} holds games of more than one run: game {index} differs from game "
                              f"{first['index']} in its game, options, seed or seating")
+        if "played_with" in line and line["played_with"] != noted_with[0]["played_with"]:
+            raise ValueError(f"{out} holds games of more than one run: game {index} was played with "
+                             f"{_described_with(line['played_with'])}, game {noted_with[0]['index']} with "
+                             f"{_described_with(noted_with[0]['played_with'])}")
     summary = summarise(config, [{key: line[key] for key in RESULT_FIELDS} for _, line in sorted(lines.items())])
     summary["indices"] = sorted(lines)
+    if noted_with:
+        summary["played_with"] = noted_with[0]["played_with"]
     return summary
 
 

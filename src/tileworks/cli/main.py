@@ -6,7 +6,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
@@ -299,6 +299,7 @@ def arena(
     if summary["resumed"]:
         console.print(_("Resumed: {resumed} games were already played; {played} new.", resumed=summary["resumed"],
                         played=summary["played"]))
+    _print_played_with(console, summary)
     console.print(_("Records, the ledger (results.jsonl) and summary.json in {path}", path=config.out))
     if record:
         import datetime
@@ -329,6 +330,13 @@ def standing_command(
     options = ", ".join(f"{key}={value}" for key, value in summary["options"].items())
     console.print(_("Games in the ledger: {indices} (seed {seed}; options {options})",
                     indices=number_ranges(summary["indices"]), seed=summary["seed"], options=options))
+    _print_played_with(console, summary)
+
+
+def _print_played_with(console: Console, summary: dict[str, Any]) -> None:
+    """The networks and settings the run's learned agents played with, a line each."""
+    for spec, with_what in summary.get("played_with", {}).items():
+        console.print(_("{agent} played with {what}", agent=spec, what=with_what))
 
 
 @app.command(help=_("Play every agent against every other (two players), rate them all with openskill, and rank "
