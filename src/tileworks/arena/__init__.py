@@ -8,10 +8,11 @@ replayed alone. Every finished game is saved as a record in ``OUT/games``
 and as a line of the run's ledger, ``OUT/results.jsonl`` (the game's index,
 seats, returns and scores, with the run's game, options and seed, and what
 its learned agents played with); running again with the same folder skips
-the games either holds, so an interrupted run resumes where it stopped. The ledger is small enough to keep under
-version control, so a run of many hours can go on from one machine or
-session to the next without its records. Games run in local processes or
-as Ray tasks (:mod:`tileworks.arena.runners`), with the same results.
+the games either holds, so an interrupted run resumes where it stopped.
+The ledger is small enough to keep under version control, so a run of many
+hours can go on from one machine or session to the next without its
+records. Games run in local processes or as Ray tasks
+(:mod:`tileworks.arena.runners`), with the same results.
 """
 
 from __future__ import annotations
