@@ -7,6 +7,7 @@ the agents play legal moves only from the seat's own observation."""
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 
@@ -831,16 +832,30 @@ def test_a_batch_of_alphas_walks_spreads_over_the_moves_and_leaves_no_virtual_lo
     assert all(node.pending == 0 for node in _nodes(root))
 
 
-def puct_choice_scoring_every_action(node, legal, scale):
-    """PUCT as written: every legal action scored, the first best in ``legal``'s order."""
+def puct_choice_scoring_every_action(node, legal, scale, reduction=None):
+    """PUCT as written: every legal action scored, the first best in
+    ``legal``'s order; an action not yet tried valued even, or with a
+    first-play ``reduction`` as the tried ones' mean value less ``reduction``
+    x the square root of their priors' sum."""
+    def prior(a):
+        return node.priors.get(a, 1.0 / len(legal))
+
+    def tried(a):
+        child = node.children.get(a)
+        return child.visits + child.pending if child is not None else 0
+
+    seen = [a for a in legal if tried(a)]
+    untried = 0.0
+    if reduction is not None and seen:
+        mean = sum(node.children[a].total - node.children[a].pending for a in seen) / sum(map(tried, seen))
+        untried = mean - reduction * math.sqrt(sum(map(prior, seen)))
     best, choice = -float("inf"), None
     for a in legal:
-        child = node.children.get(a)
-        prior = node.priors.get(a, 1.0 / len(legal))
-        n = child.visits + child.pending if child is not None else 0
-        q = (child.total - child.pending) / n if n else 0.0
-        if q + scale * prior / (1 + n) > best:
-            best, choice = q + scale * prior / (1 + n), a
+        child, n = node.children.get(a), tried(a)
+        prior_a = prior(a)
+        q = (child.total - child.pending) / n if n else untried
+        if q + scale * prior_a / (1 + n) > best:
+            best, choice = q + scale * prior_a / (1 + n), a
     return choice
 
 
@@ -850,9 +865,9 @@ def test_alpha_chooses_as_puct_scoring_every_action_would(data):
     """``Node.choose`` compares only the children and the best action
     without one; it must pick what scoring every action picks, ties to the
     first in the legal list's order (priors drawn from a few values, so
-    that they tie), as the node fills with children, and in a
-    determinisation that offers moves the priors were not given for and
-    lacks some they were."""
+    that they tie), as the node fills with children, in a determinisation
+    that offers moves the priors were not given for and lacks some they
+    were, and with or without a first-play reduction."""
     actions = data.draw(st.lists(st.integers(0, 60), min_size=1, max_size=25, unique=True), label="legal")
     node = Node()
     node.legal = actions
@@ -865,7 +880,9 @@ def test_alpha_chooses_as_puct_scoring_every_action_would(data):
             legal = kept + data.draw(st.lists(st.integers(61, 70), max_size=4, unique=True))
             legal = data.draw(st.permutations(legal)) if legal else actions
         scale = data.draw(st.sampled_from([0.5, 1.5, 3.0]))
-        assert node.choose(legal, scale) == puct_choice_scoring_every_action(node, legal, scale), step
+        reduction = data.draw(st.sampled_from([None, 0.0, 0.3]), label="first-play reduction")
+        assert node.choose(legal, scale, reduction) == puct_choice_scoring_every_action(node, legal, scale,
+                                                                                         reduction), step
         for a in data.draw(st.lists(st.sampled_from(legal), max_size=3), label="new children"):
             child = node.children.setdefault(a, Node())
             child.visits += data.draw(st.integers(0, 2))
@@ -1010,6 +1027,38 @@ def test_what_a_learned_agent_plays_with_names_its_networks_weights_and_alphas_s
     assert AlphaAgent(network=shipped, guide=0.0, mix=0.25).plays_with(game) == f"network {weights}, mix 0.25, guide 0"
     assert AlphaAgent(network=other).plays_with(game) == f"network {other.fingerprint()}, mix 0, guide 0"
     assert make("greedy").plays_with(game) is None
+
+
+def test_a_first_play_reduction_tries_the_priors_best_move_again_before_new_ones():
+    """Where the moves tried so far lose, valuing an untried move as even
+    sends each walk to a new move; with a first-play reduction an untried
+    move is valued below the tried ones' mean, so a move the prior favours
+    is tried again first."""
+    node = Node()
+    node.legal = [0, 1, 2, 3]
+    node.priors = {0: 0.7, 1: 0.1, 2: 0.1, 3: 0.1}
+    tried = node.children[0] = Node()
+    tried.visits, tried.total = 3, -0.3  # a little below even
+    assert node.choose(node.legal, 1.0) == 1  # 0 + 0.1 beats -0.1 + 0.7 / 4
+    assert node.choose(node.legal, 1.0, reduction=0.25) == 0  # -0.1 - 0.25 x sqrt(0.7) + 0.1 is below 0.075
+    assert node.choose(node.legal, 1.0, reduction=0.0) == 0  # the mean alone, -0.1 + 0.1 = 0 < 0.075
+
+
+def test_alphas_first_play_reduction_comes_from_its_spec_or_its_network():
+    game = tileworks.load_game("tiles")
+    state = _first_decision("tiles")
+    plain = untrained("tiles", {})
+    shipped = Network(plain.params, {**plain.about, "alpha": {"fpu": 0.25}})
+    assert AlphaAgent(network=plain).reduction_for(state) is None
+    assert AlphaAgent(network=shipped).reduction_for(state) == 0.25
+    assert AlphaAgent(network=shipped, fpu=0.0).reduction_for(state) == 0.0
+    assert make("alpha:fpu=0.5,iterations=10").fpu == 0.5
+    assert AlphaAgent(network=shipped).plays_with(game).endswith("mix 0, guide 0, fpu 0.25")
+    with pytest.raises(ValueError, match="bad value '-1' for fpu in agent spec 'alpha:fpu=-1': must be a number at "
+                                         "least 0"):
+        make("alpha:fpu=-1")
+    root = AlphaAgent(seed=3, iterations=40, network=shipped).search(state)
+    assert root.visits == 40
 
 
 def test_alphas_guide_is_a_share_between_zero_and_one():

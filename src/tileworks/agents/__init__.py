@@ -15,7 +15,8 @@ trained network, ``net`` (the network's policy, one forward pass a move;
 network: ``alpha:seconds=1``, ``alpha:iterations=400,c=1.5``; ``mix=0.5`` values
 its leaves half by the network, half by a rollout; ``batch=16`` asks the
 network about 16 leaves at once; ``guide=0.5`` takes half its prior from
-greedy's one-step look).
+greedy's one-step look; ``fpu=0.25`` values a move not yet tried below those
+tried, not as even).
 
 >>> import tileworks
 >>> from tileworks.agents import make
@@ -70,7 +71,7 @@ PARAMETERS: dict[str, dict[str, Callable[[str], Any]]] = {
     "net": {"temperature": _at_least(float, 0)},
     "alpha": {"iterations": _at_least(int, 1), "seconds": _at_least(float, 0, strict=True), "c": _at_least(float, 0),
               "mix": _at_least(float, 0, most=1), "batch": _at_least(int, 1),
-              "guide": _at_least(float, 0, most=1)},
+              "guide": _at_least(float, 0, most=1), "fpu": _at_least(float, 0)},
 }
 #: agents that take a named difficulty level (mcts:hard)
 LEVELLED = {"mcts": LEVELS}

@@ -334,29 +334,38 @@ class Node:
         #: whether greedy's look is in the priors yet (``alpha``'s ``guide``)
         self.guided = False
 
-    def choose(self, legal: list[int], scale: float) -> int:
+    def choose(self, legal: list[int], scale: float, reduction: float | None = None) -> int:
         """The action of ``legal`` with the highest PUCT score, the first in
         ``legal``'s order among equals. An action's score is its child's mean
-        value (each pending walk a loss; 0 without a child) plus ``scale`` x
-        its prior / (1 + its child's visits and pending walks); an action the
-        priors were not given for (a determinisation may offer one) has
-        1 / (the number of actions) as its prior.
+        value (each pending walk a loss) plus ``scale`` x its prior / (1 + its
+        child's visits and pending walks); an action the priors were not
+        given for (a determinisation may offer one) has 1 / (the number of
+        actions) as its prior.
 
-        The actions without a child all score ``scale`` x their prior, so
-        only the best of them is compared with the children: the first of
-        :attr:`ranked` without one. That is the choice of scoring every
-        action, in time that grows with the children rather than the moves.
+        An action not yet tried is valued even (0) or, given a first-play
+        ``reduction``, as the mean value of the actions tried here less
+        ``reduction`` x the square root of their priors' sum (Leela Zero's
+        first-play urgency: a move the search has not looked at is taken to
+        be somewhat worse than those it has, the more so the more of the
+        prior they hold).
+
+        The actions without a child all score that value plus ``scale`` x
+        their prior, so only the best of them is compared with the children:
+        the first of :attr:`ranked` without one. That is the choice of
+        scoring every action, in time that grows with the children rather
+        than the moves.
         """
         priors, children = self.priors, self.children
         offered = priors if legal == self.legal else set(legal)  # what is legal here, to ask of an action
         unknown = 1.0 / len(legal)
+        untried = 0.0 if reduction is None else self._first_play(offered, unknown, reduction)
         best, action = -math.inf, legal[0]
         for a, child in children.items():
             if a not in offered:
                 continue
             prior = priors.get(a, unknown)
             n = child.visits + child.pending
-            score = (child.total - child.pending) / n + scale * prior / (1 + n) if n else scale * prior
+            score = (child.total - child.pending) / n + scale * prior / (1 + n) if n else untried + scale * prior
             if score > best or (score == best and legal.index(a) < legal.index(action)):
                 best, action = score, a
         ranked = self.ranked
@@ -370,7 +379,7 @@ class Node:
         for a in ranked[first:]:  # the actions without a child that score as the best of them
             if a in children or a not in offered:
                 continue
-            score = scale * priors[a]
+            score = untried + scale * priors[a]
             if top is None:
                 top = score
             elif score < top:
@@ -380,18 +389,31 @@ class Node:
         if offered is not priors and not offered <= priors.keys():
             for a in legal:  # the first without a prior or a child: the rest score the same, later
                 if a not in priors and a not in children:
-                    score = scale * unknown
+                    score = untried + scale * unknown
                     if score > best or (score == best and legal.index(a) < legal.index(action)):
                         best, action = score, a
                     break
         return action
 
+    def _first_play(self, offered: Any, unknown: float, reduction: float) -> float:
+        """The value of an action not yet tried, with a first-play
+        ``reduction`` (see :meth:`choose`); 0 before any is tried."""
+        value = tried = mass = 0.0
+        for a, child in self.children.items():
+            n = child.visits + child.pending
+            if n and a in offered:
+                value += child.total - child.pending
+                tried += n
+                mass += self.priors.get(a, unknown)
+        return value / tried - reduction * math.sqrt(mass) if tried else 0.0
 
-def _share(network: "Network", name: str, given: float | None) -> float:
-    """``given``, else the network's ``alpha.NAME``, else 0."""
+
+def _shipped(network: "Network", name: str, given: float | None, default: float | None = 0.0) -> float | None:
+    """``given``, else the network's ``alpha.NAME``, else ``default``."""
     if given is not None:
         return given
-    return float(network.about.get("alpha", {}).get(name, 0.0))
+    value = network.about.get("alpha", {}).get(name)
+    return default if value is None else float(value)
 
 
 class Walk:
@@ -417,7 +439,7 @@ class AlphaAgent(LearnedAgent):
 
     def __init__(self, seed: int | None = None, iterations: int | None = None, seconds: float | None = None,
                  c: float = 1.5, mix: float | None = None, batch: int | None = None, guide: float | None = None,
-                 network: "Network | None" = None):
+                 fpu: float | None = None, network: "Network | None" = None):
         super().__init__(seed, network)
         if batch is None:  # an iteration budget searches one at a time, as its measured results were played
             batch = self.TIMED_BATCH if iterations is None and seconds is not None else 1
@@ -428,27 +450,36 @@ class AlphaAgent(LearnedAgent):
                 raise ValueError(f"{name} must be between 0 and 1, not {share}")
         if batch < 1:
             raise ValueError(f"batch must be at least 1, not {batch}")
+        if fpu is not None and not 0.0 <= fpu:
+            raise ValueError(f"fpu must be at least 0, not {fpu}")
         self.iterations, self.seconds, self.c, self.mix, self.batch = iterations, seconds, c, mix, batch
-        self.guide = guide
+        self.guide, self.fpu = guide, fpu
         self._mix = 0.0  # the share of a leaf's value its rollout gives, set at each decision
         self._guide_share = 0.0  # the share of a prior greedy's look gives, set at each decision
+        self._reduction: float | None = None  # the first-play reduction, set at each decision
 
     def mix_for(self, state: State) -> float:
         """The share of a leaf's value taken from a rollout: the spec's
         ``mix``, else the one the network ships with (its JSON's
         ``alpha.mix``, where measured better than the network's own value), else 0."""
-        return _share(self.network_for(state), "mix", self.mix)
+        return _shipped(self.network_for(state), "mix", self.mix)
 
     def guide_for(self, state: State) -> float:
         """The share of a prior taken from greedy's look: the spec's
         ``guide``, else the one the network ships with (its JSON's
         ``alpha.guide``, where measured better than none), else 0."""
-        return _share(self.network_for(state), "guide", self.guide)
+        return _shipped(self.network_for(state), "guide", self.guide)
+
+    def reduction_for(self, state: State) -> float | None:
+        """The first-play reduction (:meth:`Node.choose`): the spec's ``fpu``,
+        else the one the network ships with (its JSON's ``alpha.fpu``), else
+        None: a move not yet tried is valued even."""
+        return _shipped(self.network_for(state), "fpu", self.fpu, None)
 
     def plays_with(self, game: Any) -> str:
         """The network's fingerprint and the shares of a leaf's value and of
         a prior it takes from a rollout and from greedy's look, as its spec
-        or its network gives them.
+        or its network gives them, and its first-play reduction if any.
 
         >>> import tileworks
         >>> tiles = tileworks.load_game("tiles")
@@ -456,8 +487,10 @@ class AlphaAgent(LearnedAgent):
         'network ..., mix 1, guide 0'
         """
         network = self._network_of(game)
-        return f"{super().plays_with(game)}, mix {_share(network, 'mix', self.mix):g}, " \
-               f"guide {_share(network, 'guide', self.guide):g}"
+        reduction = _shipped(network, "fpu", self.fpu, None)
+        return f"{super().plays_with(game)}, mix {_shipped(network, 'mix', self.mix):g}, " \
+               f"guide {_shipped(network, 'guide', self.guide):g}" + \
+               ("" if reduction is None else f", fpu {reduction:g}")
 
     def _choose(self, state: State, legal: list[int]) -> int:
         if len(legal) == 1:
@@ -471,6 +504,7 @@ class AlphaAgent(LearnedAgent):
         """The tree searched from ``state`` (a decision) within the budget: its root."""
         player = state.current_player()
         self._mix, self._guide_share = self.mix_for(state), self.guide_for(state)
+        self._reduction = self.reduction_for(state)
         root = Node()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
@@ -549,7 +583,7 @@ class AlphaAgent(LearnedAgent):
                 return Walk(path, state, node, legal, None)
             if self._guide_share and not node.guided and legal == node.legal:
                 self._guide(node, state)
-            action = node.choose(legal, self.c * math.sqrt(node.visits + node.pending + 1))
+            action = node.choose(legal, self.c * math.sqrt(node.visits + node.pending + 1), self._reduction)
             state._apply_known_legal(action)
             node = node.children.setdefault(action, Node())
             path.append((node, mover))
