@@ -408,14 +408,6 @@ class Node:
         return value / tried - reduction * math.sqrt(mass) if tried else 0.0
 
 
-def _shipped(network: "Network", name: str, given: float | None, default: float | None = 0.0) -> float | None:
-    """``given``, else the network's ``alpha.NAME``, else ``default``."""
-    if given is not None:
-        return given
-    value = network.about.get("alpha", {}).get(name)
-    return default if value is None else float(value)
-
-
 class Walk:
     """One iteration's way down the tree: the nodes it entered with their
     movers, the position it stopped at, and every seat's value there (once known)."""
@@ -462,19 +454,19 @@ class AlphaAgent(LearnedAgent):
         """The share of a leaf's value taken from a rollout: the spec's
         ``mix``, else the one the network ships with (its JSON's
         ``alpha.mix``, where measured better than the network's own value), else 0."""
-        return _shipped(self.network_for(state), "mix", self.mix)
+        return self._setting(state.game(), "mix")
 
     def guide_for(self, state: State) -> float:
         """The share of a prior taken from greedy's look: the spec's
         ``guide``, else the one the network ships with (its JSON's
         ``alpha.guide``, where measured better than none), else 0."""
-        return _shipped(self.network_for(state), "guide", self.guide)
+        return self._setting(state.game(), "guide")
 
     def reduction_for(self, state: State) -> float | None:
         """The first-play reduction (:meth:`Node.choose`): the spec's ``fpu``,
         else the one the network ships with (its JSON's ``alpha.fpu``), else
         None: a move not yet tried is valued even."""
-        return _shipped(self.network_for(state), "fpu", self.fpu, None)
+        return self._setting(state.game(), "fpu", None)
 
     def plays_with(self, game: Any) -> str:
         """The network's fingerprint and the shares of a leaf's value and of
@@ -486,11 +478,18 @@ class AlphaAgent(LearnedAgent):
         >>> AlphaAgent(guide=0).plays_with(tiles)  # doctest: +ELLIPSIS
         'network ..., mix 1, guide 0'
         """
-        network = self._network_of(game)
-        reduction = _shipped(network, "fpu", self.fpu, None)
-        return f"{super().plays_with(game)}, mix {_shipped(network, 'mix', self.mix):g}, " \
-               f"guide {_shipped(network, 'guide', self.guide):g}" + \
-               ("" if reduction is None else f", fpu {reduction:g}")
+        reduction = self._setting(game, "fpu", None)
+        return f"{super().plays_with(game)}, mix {self._setting(game, 'mix'):g}, " \
+               f"guide {self._setting(game, 'guide'):g}" + ("" if reduction is None else f", fpu {reduction:g}")
+
+    def _setting(self, game: Any, name: str, default: float | None = 0.0) -> float | None:
+        """The spec's ``name`` (``mix``, ``guide``, ``fpu``), else the network's
+        ``alpha.NAME`` for ``game``, else ``default``."""
+        given = getattr(self, name)
+        if given is not None:
+            return given
+        shipped = self._network_of(game).about.get("alpha", {}).get(name)
+        return default if shipped is None else float(shipped)
 
     def _choose(self, state: State, legal: list[int]) -> int:
         if len(legal) == 1:
