@@ -1132,7 +1132,7 @@ def test_a_shipped_network_is_small_says_how_it_was_made_and_plays_legal_moves(g
     network = Network.load(path)
     assert network.board in (None, loaded.board_layout())  # a flat network reads the observation whole
     assert network.sizes()[:2] == (loaded.observation_tensor_size(), loaded.num_distinct_actions())
-    for spec in ("net", "alpha:iterations=30"):
+    for spec in ("net", "alpha:iterations=10"):
         agents = [make(spec, seed=1)] + [make("random", seed=2 + seat) for seat in range(1, loaded.num_players())]
         state, rng = loaded.new_initial_state(), random.Random(3)
         while not state.is_terminal():
