@@ -49,9 +49,12 @@ def test_a_run_saves_every_record_and_a_summary(tmp_path):
 
 
 def test_a_run_is_reproducible_from_its_seed(tmp_path):
+    def results(summary):  # all but the time each took, the one part that depends on the machine
+        return [{key: value for key, value in agent.items() if key != "seconds_a_move"} for agent in summary["agents"]]
+
     first = run(config(tmp_path, out=tmp_path / "a"))
     second = run(config(tmp_path, out=tmp_path / "b"))
-    assert first["agents"] == second["agents"]
+    assert results(first) == results(second)
 
 
 def test_an_interrupted_run_resumes_without_replaying_finished_games(tmp_path):
@@ -184,6 +187,34 @@ def test_the_standing_of_a_run_still_playing_counts_the_games_it_has_finished(tm
     held = standing(cfg.out)
     assert held["indices"] == [0, 1, 3, 4, 5] and held["games"] == 5
     assert sum(agent["wins"] for agent in held["agents"]) == pytest.approx(5)
+
+
+def test_each_game_notes_each_seats_thinking_time_and_the_standing_gives_each_agents_time_a_move(tmp_path):
+    """Whether two agents had equal time a move is read from the games
+    themselves: each ledger line notes each seat's seconds over its decisions
+    that were a choice. Lines written before that are counted for their
+    results, not for time."""
+    cfg = config(tmp_path, agents=["mcts:iterations=300", "random"], games=4)
+    run(cfg)
+    lines = sorted(read_ledger(cfg.out), key=lambda line: line["index"])
+    for line in lines:
+        assert len(line["seconds"]) == len(line["timed"]) == 2 and min(line["seconds"]) >= 0
+        assert 0 < sum(line["timed"]) <= line["decisions"]
+    search, rand = standing(cfg.out)["agents"]
+    assert search["seconds_a_move"] > 20 * rand["seconds_a_move"]  # 300 iterations against one draw
+    assert search["timed_games"] == rand["timed_games"] == 4
+    older = [{key: value for key, value in line.items() if key not in ("seconds", "timed")} for line in lines[:2]]
+    ledger_path(cfg.out).write_text("".join(json.dumps(line) + "\n" for line in older + lines[2:]))
+    search, rand = standing(cfg.out)["agents"]
+    assert search["games"] == 4 and search["timed_games"] == 2
+    spent = sum(line["seconds"][line["seats"].index("mcts:iterations=300")] for line in lines[2:])
+    decided = sum(line["timed"][line["seats"].index("mcts:iterations=300")] for line in lines[2:])
+    assert search["seconds_a_move"] == pytest.approx(spent / decided)
+    shown = CliRunner().invoke(app, ["standing", str(cfg.out)], env={"COLUMNS": "200"})
+    assert re.search(r"time a move.*\n.*\n.*mcts:iterations=300.* ms \(2 games\)", shown.output), shown.output
+    ledger_path(cfg.out).write_text("".join(json.dumps(line) + "\n" for line in older))
+    assert standing(cfg.out)["agents"][0]["seconds_a_move"] is None
+    assert "time a move" not in CliRunner().invoke(app, ["standing", str(cfg.out)], env={"COLUMNS": "200"}).output
 
 
 def test_the_standing_of_a_folder_without_one_run_says_why(tmp_path):

@@ -38,7 +38,9 @@ def test_the_arena_on_ray_plays_the_same_games(local_ray, tmp_path):
     common = dict(game="kiln", agents=["greedy", "mcts:beginner"], games=4, seed=5, options={"goal": 10})
     on_ray = run(ArenaConfig(out=tmp_path / "ray", ray="auto", **common))
     local = run(ArenaConfig(out=tmp_path / "local", workers=2, **common))
-    assert on_ray["agents"] == local["agents"]
+    untimed = [[{k: v for k, v in agent.items() if k != "seconds_a_move"} for agent in summary["agents"]]
+               for summary in (on_ray, local)]  # the time a move depends on the machine, not on where games run
+    assert untimed[0] == untimed[1]
     for index in range(4):
         name = f"game-{index:05d}.json"
         assert (json.loads((tmp_path / "ray" / "games" / name).read_text())["actions"]

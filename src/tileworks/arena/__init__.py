@@ -6,9 +6,10 @@ often over a multiple of ``n`` games; its chance and its agents are seeded
 from the run's seed and ``i``, so a run is reproducible and a game can be
 replayed alone. Every finished game is saved as a record in ``OUT/games``
 and as a line of the run's ledger, ``OUT/results.jsonl`` (the game's index,
-seats, returns and scores, with the run's game, options and seed, and what
-its learned agents played with); running again with the same folder skips
-the games either holds, so an interrupted run resumes where it stopped.
+seats, returns and scores, each seat's thinking time, with the run's game,
+options and seed, and what its learned agents played with); running again
+with the same folder skips the games either holds, so an interrupted run
+resumes where it stopped.
 The ledger is small enough to keep under version control, so a run of many
 hours can go on from one machine or session to the next without its
 records. Games run in local processes or as Ray tasks
@@ -85,7 +86,7 @@ def play_game(config: ArenaConfig, index: int) -> dict[str, Any]:
     path.parent.mkdir(parents=True, exist_ok=True)
     save_record(state, path, specs)
     return {"index": index, "seats": specs, "returns": state.returns(), "scores": state.scores(),
-            "decisions": played.decisions}
+            "decisions": played.decisions, "seconds": [round(s, 6) for s in played.seconds], "timed": played.timed}
 
 
 def _play_job(job: tuple[ArenaConfig, int]) -> dict[str, Any]:
@@ -115,6 +116,14 @@ def finished_result(out: Path, index: int) -> dict[str, Any] | None:
 
 #: the fields of a result that a ledger line holds besides the run's identity
 RESULT_FIELDS = ("index", "seats", "returns", "scores", "decisions")
+#: each seat's thinking time over its decisions that were a choice, and their number: noted since
+#: 2026-12-03, so older lines (and a result read back from a record) lack them
+TIME_FIELDS = ("seconds", "timed")
+
+
+def result_of(line: dict[str, Any]) -> dict[str, Any]:
+    """A ledger line's result: its result fields, and its time fields where it has them."""
+    return {key: line[key] for key in RESULT_FIELDS + TIME_FIELDS if key in line}
 
 
 def ledger_path(out: Path) -> Path:
@@ -162,7 +171,7 @@ def read_ledger(out: Path) -> list[dict[str, Any]]:
 def note_result(config: RunConfig, result: dict[str, Any]) -> None:
     """Add a finished game to the run's ledger (one JSON line)."""
     path = ledger_path(config.out)
-    noted = {**run_identity(config), **{key: result[key] for key in RESULT_FIELDS}}
+    noted = {**run_identity(config), **result_of(result)}
     if with_what := played_with(config):
         noted["played_with"] = with_what
     line = json.dumps(noted)
@@ -198,7 +207,7 @@ def saved_results(config: ArenaConfig) -> dict[int, dict[str, Any]]:
                              f"but this run's agents play with {_described_with(with_what)}: a network or its "
                              "settings changed since, so these are other agents under the same specs; give the run "
                              "another --out")
-        found[index] = {key: line[key] for key in RESULT_FIELDS}
+        found[index] = result_of(line)
     for index in range(config.games):
         if index not in found and (result := finished_result(config.out, index)) is not None:
             if result["seats"] != seating(config, index):
@@ -286,7 +295,7 @@ def standing(out: Path) -> dict[str, Any]:
             raise ValueError(f"{out} holds games of more than one run: game {index} was played with "
                              f"{_described_with(line['played_with'])}, game {noted_with[0]['index']} with "
                              f"{_described_with(noted_with[0]['played_with'])}")
-    summary = summarise(config, [{key: line[key] for key in RESULT_FIELDS} for _, line in sorted(lines.items())])
+    summary = summarise(config, [result_of(line) for _, line in sorted(lines.items())])
     summary["indices"] = sorted(lines)
     if noted_with:
         summary["played_with"] = noted_with[0]["played_with"]
@@ -309,15 +318,19 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def summarise(config: RunConfig, results: list[dict[str, Any]]) -> dict[str, Any]:
-    """Per agent: wins with a 95% interval, scores, per-seat win rates and an
-    openskill rating (games rated in index order, ranked by their returns)."""
+    """Per agent: wins with a 95% interval, scores, per-seat win rates, an
+    openskill rating (games rated in index order, ranked by their returns)
+    and its time a move: the mean over its timed decisions (those that were a
+    choice) in the games that noted them, ``timed_games`` of them; None where
+    none did."""
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
     names = list(dict.fromkeys(config.agents))
     ratings = {name: model.rating(name=name) for name in names}
     per: dict[str, dict[str, Any]] = {
-        name: {"games": 0, "wins": 0.0, "scores": [], "seat_games": {}, "seat_wins": {}} for name in names
+        name: {"games": 0, "wins": 0.0, "scores": [], "seat_games": {}, "seat_wins": {}, "seconds": 0.0, "timed": 0,
+               "timed_games": 0} for name in names
     }
     for result in results:
         for seat, name in enumerate(result["seats"]):
@@ -327,6 +340,11 @@ def summarise(config: RunConfig, results: list[dict[str, Any]]) -> dict[str, Any
             entry["scores"].append(result["scores"][seat])
             entry["seat_games"][seat] = entry["seat_games"].get(seat, 0) + 1
             entry["seat_wins"][seat] = entry["seat_wins"].get(seat, 0.0) + result["returns"][seat]
+            if "seconds" in result:
+                entry["seconds"] += result["seconds"][seat]
+                entry["timed"] += result["timed"][seat]
+        for name in dict.fromkeys(result["seats"]) if "seconds" in result else ():
+            per[name]["timed_games"] += 1
         if len(set(result["seats"])) == len(result["seats"]):
             teams = [[ratings[name]] for name in result["seats"]]
             ranks = [-r for r in result["returns"]]  # lower rank is better
@@ -350,6 +368,8 @@ def summarise(config: RunConfig, results: list[dict[str, Any]]) -> dict[str, Any
                 str(seat + 1): entry["seat_wins"][seat] / entry["seat_games"][seat] for seat in sorted(entry["seat_games"])
             },
             "rating": {"mu": ratings[name].mu, "sigma": ratings[name].sigma, "ordinal": ratings[name].ordinal()},
+            "seconds_a_move": entry["seconds"] / entry["timed"] if entry["timed"] else None,
+            "timed_games": entry["timed_games"],
         })
     lengths = [r["decisions"] for r in results]
     return {

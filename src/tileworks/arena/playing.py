@@ -13,11 +13,19 @@ same seed plays the same game on any machine, in any process.
 True
 >>> first.turns == len(first.trajectory)
 True
+
+Each seat's thinking time is measured too (``seconds``, over the decisions
+that were a choice, ``timed``): it is the only part of a game that depends
+on the machine, and it tells whether two agents had equal time a move.
+
+>>> sum(first.timed) == sum(1 for n in first.choices if n > 1)
+True
 """
 
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass, field
 
 from tileworks.agents import make
@@ -33,6 +41,8 @@ class Played:
     at the end of each turn; ``first_player`` is the seat that made the
     first decision (chance picks it in some games); ``choices`` is the
     number of legal actions at each decision (1: a forced move).
+    ``seconds[s]`` is the time seat ``s``'s agent took over its ``timed[s]``
+    decisions that were a choice (a forced move is not timed).
     """
 
     state: State
@@ -41,6 +51,8 @@ class Played:
     trajectory: list[list[float]]
     first_player: int
     choices: list[int] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+    timed: list[int] = field(default_factory=list)
 
 
 def play_seeded(game: Game, specs: list[str], seed: int) -> Played:
@@ -52,6 +64,7 @@ def play_seeded(game: Game, specs: list[str], seed: int) -> Played:
     trajectory: list[list[float]] = []
     mover = first = None
     choices: list[int] = []
+    seconds, timed = [0.0] * len(specs), [0] * len(specs)
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(sample_chance(state, rng))
@@ -63,11 +76,17 @@ def play_seeded(game: Game, specs: list[str], seed: int) -> Played:
             trajectory.append([float(s) for s in state.scores()])
         mover = player
         choices.append(len(state.legal_actions()))
-        state.apply_action(agents[player].step(state))
+        started = time.perf_counter()
+        action = agents[player].step(state)
+        if choices[-1] > 1:
+            seconds[player] += time.perf_counter() - started
+            timed[player] += 1
+        state.apply_action(action)
         decisions += 1
     if mover is not None:
         trajectory.append([float(s) for s in state.scores()])
-    return Played(state, decisions, len(trajectory), trajectory, 0 if first is None else first, choices)
+    return Played(state, decisions, len(trajectory), trajectory, 0 if first is None else first, choices, seconds,
+                  timed)
 
 
 def first_mover(game: Game, seed: int) -> int:

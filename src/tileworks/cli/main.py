@@ -223,7 +223,9 @@ def _summary_table(summary: dict) -> Table:
     table = Table(title=_("{game}: {games} games, {decisions} decisions a game", game=summary["game"],
                           games=summary["games"], decisions=f"{summary['mean_decisions']:.1f}"))
     table.add_column(_("agent"), overflow="fold")  # a spec with its settings is read whole, wrapped
-    for column in (_("wins"), _("win rate (95% CI)"), _("mean score ± sd"), _("win rate by seat"), _("rating μ ± σ")):
+    timed = any(a.get("seconds_a_move") is not None for a in summary["agents"])  # ledgers before 2026-12-03: none
+    for column in (_("wins"), _("win rate (95% CI)"), _("mean score ± sd"), _("win rate by seat"), _("rating μ ± σ"),
+                   *([_("time a move")] if timed else [])):
         table.add_column(column)
     for a in summary["agents"]:
         low, high = a["win_rate_95"]
@@ -232,8 +234,30 @@ def _summary_table(summary: dict) -> Table:
             a["agent"], f"{a['wins']:g}/{a['games']}", f"{a['win_rate']:.2f} ({low:.2f}–{high:.2f})",
             f"{a['mean_score']:.1f} ± {a['score_sd']:.1f}", seats,
             f"{a['rating']['mu']:.1f} ± {a['rating']['sigma']:.1f}",
+            *([_time_a_move(a)] if timed else []),
         )
     return table
+
+
+def _time_a_move(agent: dict[str, Any]) -> str:
+    """An agent's mean time a move (over its choices) and the games it is from, or a dash where none noted it."""
+    seconds = agent.get("seconds_a_move")
+    if seconds is None:
+        return "—"
+    return _("{time} ({games} games)", time=duration(seconds), games=agent["timed_games"])
+
+
+def duration(seconds: float) -> str:
+    """A time a move in the unit that reads best.
+
+    >>> [duration(s) for s in (4.987, 0.0304, 0.0000052)]
+    ['4.99 s', '30.4 ms', '5.2 μs']
+    """
+    if seconds >= 1:
+        return f"{seconds:.2f} s"
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.3g} ms"
+    return f"{seconds * 1e6:.3g} μs"
 
 
 def number_ranges(numbers: list[int]) -> str:
