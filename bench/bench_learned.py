@@ -8,7 +8,10 @@ Usage:
   python bench/bench_learned.py [GAME ...] [--count 400] [--workers 2] [--alpha-moves 20] [--also mcts:medium]
 
 ``alpha`` searches as it plays by default (with the rollout share its
-network ships with); ``--also`` times other specs on the same positions.
+network ships with); ``--also`` times other specs on the same positions,
+taking turns with it at each one (name a spec twice to time it twice).
+``--alpha-moves`` positions are spread over whole games, so a search whose
+time grows as the game goes on is timed as a game finds it.
 
 Uses each game's shipped network for 2 players. Prints figures; asserts nothing.
 """
@@ -32,28 +35,60 @@ from tileworks.agents import make, split_specs  # noqa: E402
 from tileworks.agents.network import one_thread_for_products  # noqa: E402
 from tileworks.arena.playing import play_seeded  # noqa: E402
 from tileworks.arena.runners import LocalRunner  # noqa: E402
-from tileworks.core import sample_chance  # noqa: E402
+from tileworks.core import State, sample_chance  # noqa: E402
 
 
-def move_times(game: str, spec: str, moves: int) -> list[float]:
-    """Seconds for each of ``moves`` decisions (with a choice) of ``spec`` in positions of self-play."""
-    state = tileworks.load_game(game).new_initial_state()
-    agent = make(spec, seed=1)
-    rng = random.Random(1)
-    times = []
+def positions(game: str, count: int) -> list[tuple[State, float]]:
+    """``count`` positions with a choice, spread evenly over whole games of
+    greedy play (a fifth of its moves random, so the games differ), each with
+    how far through its game it lies (0 the first decision, 1 the last). Every
+    spec is timed on these same positions: a search's time a move changes as a
+    game goes on (Tiles' legal placements grow with its board), so positions
+    from the openings alone would not tell equal time over a game."""
+    games, chosen = max(1, round(count / 10)), []
+    while len(chosen) < count:
+        chosen = []
+        for seed in range(1, games + 1):
+            state, rng, seen = tileworks.load_game(game).new_initial_state(), random.Random(seed), []
+            agent = make("greedy", seed=seed)
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.apply_action(sample_chance(state, rng))
+                    continue
+                legal = state.legal_actions()
+                if len(legal) > 1:  # a forced move costs nothing: time the real choices
+                    seen.append(state.clone())
+                state.apply_action(agent.step(state) if rng.random() < 0.8 else rng.choice(legal))
+            chosen += [(position, k / max(1, len(seen) - 1)) for k, position in enumerate(seen)]
+        games += 1
+    picks = [round(k * (len(chosen) - 1) / max(1, count - 1)) for k in range(count)]
+    return [chosen[k] for k in picks]
+
+
+def move_times(game: str, specs: list[str], count: int) -> list[tuple[str, list[float], list[float]]]:
+    """Each spec's seconds a decision on the same ``count`` positions
+    (:func:`positions`), the specs taking turns at each position so that the
+    machine's load falls on all alike; with each position's stage."""
+    chosen = positions(game, count)
+    agents = [make(spec, seed=1) for spec in specs]
+    times: list[list[float]] = [[] for _ in specs]
     with one_thread_for_products():  # as a worker or a game in the terminal reads it
-        while len(times) < moves:
-            if state.is_terminal():
-                state = tileworks.load_game(game).new_initial_state()
-            if state.is_chance_node():
-                state.apply_action(sample_chance(state, rng))
-                continue
-            started = time.perf_counter()
-            action = agent.step(state)
-            if len(state.legal_actions()) > 1:  # a forced move costs nothing: time the real choices
-                times.append(time.perf_counter() - started)
-            state.apply_action(action if rng.random() < 0.8 else rng.choice(state.legal_actions()))
-    return times
+        for state, _ in chosen:
+            for agent, spent in zip(agents, times):
+                position = state.clone()
+                started = time.perf_counter()
+                agent.step(position)
+                spent.append(time.perf_counter() - started)
+    return [(spec, spent, [stage for _, stage in chosen]) for spec, spent in zip(specs, times)]
+
+
+def described(seconds: list[float], stages: list[float]) -> str:
+    """The median and mean of times a move, and the mean in each third of a game."""
+    thirds = [[t for t, stage in zip(seconds, stages) if low <= stage < low + 1 / 3 or (low > 0.6 and stage == 1)]
+              for low in (0, 1 / 3, 2 / 3)]
+    return (f"median {statistics.median(seconds):.3g} s, mean {statistics.fmean(seconds):.3g} s a move over "
+            f"{len(seconds)} positions; by third of the game "
+            + " / ".join(f"{statistics.fmean(third):.3g}" if third else "-" for third in thirds) + " s")
 
 
 def play_many(job: tuple[str, int, int]) -> int:
@@ -74,15 +109,12 @@ def main() -> None:
     args = parser.parse_args()
     print(f"# {datetime.date.today()}  {cpu_model()}  python {platform.python_version()}  workers {args.workers}")
     for game in args.games:
-        net = move_times(game, "net", 300)
+        [(_, net, _)] = move_times(game, ["net"], 300)
         print(f"{game}: net {statistics.median(net) * 1e3:.2f} ms a move (median of 300; p95 "
               f"{sorted(net)[int(0.95 * len(net))] * 1e3:.2f} ms)")
-        if args.alpha_moves:
-            alpha = move_times(game, "alpha:iterations=800", args.alpha_moves)
-            print(f"{game}: alpha:iterations=800 {statistics.median(alpha):.2f} s a move (median of {args.alpha_moves})")
-        for spec in split_specs(args.also):
-            other = move_times(game, spec, args.alpha_moves or 20)
-            print(f"{game}: {spec} {statistics.median(other):.2f} s a move (median of {len(other)})")
+        specs = (["alpha:iterations=800"] if args.alpha_moves else []) + split_specs(args.also)
+        for spec, seconds, stages in move_times(game, specs, args.alpha_moves or 20) if specs else ():
+            print(f"{game}: {spec} {described(seconds, stages)}")
         per = args.count // args.workers
         started = time.perf_counter()
         played = sum(LocalRunner(args.workers).results(play_many, [(game, w * per, per) for w in range(args.workers)]))
