@@ -4,6 +4,7 @@ and a ladder run again with one more agent plays only the new pairs."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import pytest
@@ -74,5 +75,12 @@ def test_the_command_prints_the_ranking_and_each_pair(tmp_path):
                                       str(tmp_path), "--seed", "1"])
     assert result.exit_code == 0, result.output
     assert "rating μ ± σ" in result.output and "random – greedy" in result.output
+    timed = CliRunner().invoke(app, ["ladder", "azul", "--agents", "random,mcts:iterations=200", "--games", "2",
+                                     "--out", str(tmp_path / "timed"), "--seed", "1"], env={"COLUMNS": "200"})
+    assert timed.exit_code == 0, timed.output
+    ranked = json.loads((tmp_path / "timed" / "ladder.json").read_text())["ranking"]
+    search, rand = sorted(ranked, key=lambda row: row["agent"] == "random")
+    assert search["seconds_a_move"] > 20 * rand["seconds_a_move"]  # how long each level thinks, beside its strength
+    assert re.search(r"time a move.*\n(.*\n)*.*mcts:iterations=200.* ms", timed.output), timed.output
     refused = CliRunner().invoke(app, ["ladder", "azul", "--agents", "random,random", "--out", str(tmp_path)])
     assert refused.exit_code == 2 and "a ladder lists each agent once" in refused.output

@@ -96,7 +96,8 @@ def run_ladder(config: LadderConfig, progress: Callable[[int, int], None] | None
 
 
 def rate(agents: list[str], results: list[dict[str, Any]]) -> dict[str, Any]:
-    """Ratings and pairwise scores of two-player ``results`` (in the order they are rated).
+    """Ratings and pairwise scores of two-player ``results`` (in the order they are rated),
+    and each agent's time a move over the games that noted it (None where none did).
 
     >>> won = lambda a, b: {"seats": [a, b], "returns": [1.0, 0.0]}
     >>> ladder = rate(["random", "greedy"], [won("greedy", "random"), won("random", "greedy"), won("greedy", "random")])
@@ -109,6 +110,7 @@ def rate(agents: list[str], results: list[dict[str, Any]]) -> dict[str, Any]:
     ratings = {name: model.rating(name=name) for name in agents}
     points: dict[tuple[str, str], list[float]] = {pair: [0.0, 0] for pair in pairs(agents)}
     totals = {name: [0.0, 0] for name in agents}
+    thinking = {name: [0.0, 0] for name in agents}  # seconds over the timed decisions
     for result in results:
         (a, b), (ra, rb) = result["seats"], result["returns"]
         (new_a,), (new_b,) = model.rate([[ratings[a]], [ratings[b]]], ranks=[-ra, -rb])
@@ -119,9 +121,13 @@ def rate(agents: list[str], results: list[dict[str, Any]]) -> dict[str, Any]:
         for name, won in ((a, ra), (b, rb)):
             totals[name][0] += won
             totals[name][1] += 1
+        for name, seconds, timed in zip(result["seats"], result.get("seconds", ()), result.get("timed", ())):
+            thinking[name][0] += seconds
+            thinking[name][1] += timed
     ranking = sorted(({"agent": name, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal(),
                        "games": totals[name][1],
-                       "score": totals[name][0] / totals[name][1] if totals[name][1] else 0.0}
+                       "score": totals[name][0] / totals[name][1] if totals[name][1] else 0.0,
+                       "seconds_a_move": thinking[name][0] / thinking[name][1] if thinking[name][1] else None}
                       for name, r in ratings.items()), key=lambda row: -row["ordinal"])
     pair_rows = []
     for (a, b), (won, games) in points.items():

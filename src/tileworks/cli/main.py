@@ -395,11 +395,14 @@ def ladder(
             _fail(str(exc))
     table = Table(title=_("{game}: {games} games, {per} between each pair", game=game, games=summary["games"],
                           per=games))
-    for column in (_("rank"), _("agent"), _("rating μ ± σ"), _("ordinal (μ − 3σ)"), _("score")):
+    timed = any(row["seconds_a_move"] is not None for row in summary["ranking"])
+    for column in (_("rank"), _("agent"), _("rating μ ± σ"), _("ordinal (μ − 3σ)"), _("score"),
+                   *([_("time a move")] if timed else [])):
         table.add_column(column)
     for rank, row in enumerate(summary["ranking"], 1):
+        seconds = row["seconds_a_move"]
         table.add_row(str(rank), row["agent"], f"{row['mu']:.1f} ± {row['sigma']:.1f}", f"{row['ordinal']:.1f}",
-                      f"{row['score']:.2f}")
+                      f"{row['score']:.2f}", *([duration(seconds) if seconds is not None else "—"] if timed else []))
     console.print(table)
     pairs_table = Table(title=_("each pair: the first agent's score"))
     for column in (_("pair"), _("games"), _("score (95% CI)")):
