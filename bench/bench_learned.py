@@ -45,22 +45,20 @@ def positions(game: str, count: int) -> list[tuple[State, float]]:
     spec is timed on these same positions: a search's time a move changes as a
     game goes on (Tiles' legal placements grow with its board), so positions
     from the openings alone would not tell equal time over a game."""
-    games, chosen = max(1, round(count / 10)), []
-    while len(chosen) < count:
-        chosen = []
-        for seed in range(1, games + 1):
-            state, rng, seen = tileworks.load_game(game).new_initial_state(), random.Random(seed), []
-            agent = make("greedy", seed=seed)
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    state.apply_action(sample_chance(state, rng))
-                    continue
-                legal = state.legal_actions()
-                if len(legal) > 1:  # a forced move costs nothing: time the real choices
-                    seen.append(state.clone())
-                state.apply_action(agent.step(state) if rng.random() < 0.8 else rng.choice(legal))
-            chosen += [(position, k / max(1, len(seen) - 1)) for k, position in enumerate(seen)]
-        games += 1
+    games, chosen, seed = max(1, round(count / 10)), [], 0
+    while seed < games or len(chosen) < count:  # a game of positions for every ten asked, or more
+        seed += 1
+        state, rng, seen = tileworks.load_game(game).new_initial_state(), random.Random(seed), []
+        agent = make("greedy", seed=seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+                continue
+            legal = state.legal_actions()
+            if len(legal) > 1:  # a forced move costs nothing: time the real choices
+                seen.append(state.clone())
+            state.apply_action(agent.step(state) if rng.random() < 0.8 else rng.choice(legal))
+        chosen += [(position, k / max(1, len(seen) - 1)) for k, position in enumerate(seen)]
     picks = [round(k * (len(chosen) - 1) / max(1, count - 1)) for k in range(count)]
     return [chosen[k] for k in picks]
 
@@ -84,8 +82,9 @@ def move_times(game: str, specs: list[str], count: int) -> list[tuple[str, list[
 
 def described(seconds: list[float], stages: list[float]) -> str:
     """The median and mean of times a move, and the mean in each third of a game."""
-    thirds = [[t for t, stage in zip(seconds, stages) if low <= stage < low + 1 / 3 or (low > 0.6 and stage == 1)]
-              for low in (0, 1 / 3, 2 / 3)]
+    thirds: list[list[float]] = [[], [], []]
+    for spent, stage in zip(seconds, stages):
+        thirds[min(2, int(stage * 3))].append(spent)
     return (f"median {statistics.median(seconds):.3g} s, mean {statistics.fmean(seconds):.3g} s a move over "
             f"{len(seconds)} positions; by third of the game "
             + " / ".join(f"{statistics.fmean(third):.3g}" if third else "-" for third in thirds) + " s")

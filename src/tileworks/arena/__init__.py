@@ -126,6 +126,25 @@ def result_of(line: dict[str, Any]) -> dict[str, Any]:
     return {key: line[key] for key in RESULT_FIELDS + TIME_FIELDS if key in line}
 
 
+def times_a_move(results: list[dict[str, Any]]) -> dict[str, tuple[float | None, int]]:
+    """Each agent's mean seconds over its timed decisions in the ``results``
+    that noted them (None where none did), and the number of those games.
+
+    >>> times_a_move([{"seats": ["a", "b"], "seconds": [3.0, 1.0], "timed": [2, 2]}, {"seats": ["b", "a"]}])
+    {'a': (1.5, 1), 'b': (0.5, 1)}
+    """
+    spent: dict[str, list[float]] = {}  # seconds, timed decisions, games
+    for result in results:
+        for seat, name in enumerate(result["seats"]):
+            entry = spent.setdefault(name, [0.0, 0, 0])
+            if "seconds" in result:
+                entry[0] += result["seconds"][seat]
+                entry[1] += result["timed"][seat]
+        for name in dict.fromkeys(result["seats"]) if "seconds" in result else ():
+            spent[name][2] += 1
+    return {name: (seconds / timed if timed else None, int(games)) for name, (seconds, timed, games) in spent.items()}
+
+
 def ledger_path(out: Path) -> Path:
     return Path(out) / "results.jsonl"
 
@@ -329,8 +348,7 @@ def summarise(config: RunConfig, results: list[dict[str, Any]]) -> dict[str, Any
     names = list(dict.fromkeys(config.agents))
     ratings = {name: model.rating(name=name) for name in names}
     per: dict[str, dict[str, Any]] = {
-        name: {"games": 0, "wins": 0.0, "scores": [], "seat_games": {}, "seat_wins": {}, "seconds": 0.0, "timed": 0,
-               "timed_games": 0} for name in names
+        name: {"games": 0, "wins": 0.0, "scores": [], "seat_games": {}, "seat_wins": {}} for name in names
     }
     for result in results:
         for seat, name in enumerate(result["seats"]):
@@ -340,19 +358,16 @@ def summarise(config: RunConfig, results: list[dict[str, Any]]) -> dict[str, Any
             entry["scores"].append(result["scores"][seat])
             entry["seat_games"][seat] = entry["seat_games"].get(seat, 0) + 1
             entry["seat_wins"][seat] = entry["seat_wins"].get(seat, 0.0) + result["returns"][seat]
-            if "seconds" in result:
-                entry["seconds"] += result["seconds"][seat]
-                entry["timed"] += result["timed"][seat]
-        for name in dict.fromkeys(result["seats"]) if "seconds" in result else ():
-            per[name]["timed_games"] += 1
         if len(set(result["seats"])) == len(result["seats"]):
             teams = [[ratings[name]] for name in result["seats"]]
             ranks = [-r for r in result["returns"]]  # lower rank is better
             for name, (rated,) in zip(result["seats"], model.rate(teams, ranks=ranks), strict=True):
                 ratings[name] = rated
+    times = times_a_move(results)
     agents = []
     for name in names:
         entry = per[name]
+        seconds_a_move, timed_games = times.get(name, (None, 0))
         games = entry["games"]
         low, high = wilson(entry["wins"], games)
         scores = entry["scores"]
@@ -368,8 +383,8 @@ def summarise(config: RunConfig, results: list[dict[str, Any]]) -> dict[str, Any
                 str(seat + 1): entry["seat_wins"][seat] / entry["seat_games"][seat] for seat in sorted(entry["seat_games"])
             },
             "rating": {"mu": ratings[name].mu, "sigma": ratings[name].sigma, "ordinal": ratings[name].ordinal()},
-            "seconds_a_move": entry["seconds"] / entry["timed"] if entry["timed"] else None,
-            "timed_games": entry["timed_games"],
+            "seconds_a_move": seconds_a_move,
+            "timed_games": timed_games,
         })
     lengths = [r["decisions"] for r in results]
     return {

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from tileworks.arena import ArenaConfig, RunConfig, note_result, play_game, saved_results, wilson
+from tileworks.arena import ArenaConfig, RunConfig, note_result, play_game, saved_results, times_a_move, wilson
 from tileworks.arena.runners import make_runner
 
 
@@ -110,7 +110,6 @@ def rate(agents: list[str], results: list[dict[str, Any]]) -> dict[str, Any]:
     ratings = {name: model.rating(name=name) for name in agents}
     points: dict[tuple[str, str], list[float]] = {pair: [0.0, 0] for pair in pairs(agents)}
     totals = {name: [0.0, 0] for name in agents}
-    thinking = {name: [0.0, 0] for name in agents}  # seconds over the timed decisions
     for result in results:
         (a, b), (ra, rb) = result["seats"], result["returns"]
         (new_a,), (new_b,) = model.rate([[ratings[a]], [ratings[b]]], ranks=[-ra, -rb])
@@ -121,13 +120,11 @@ def rate(agents: list[str], results: list[dict[str, Any]]) -> dict[str, Any]:
         for name, won in ((a, ra), (b, rb)):
             totals[name][0] += won
             totals[name][1] += 1
-        for name, seconds, timed in zip(result["seats"], result.get("seconds", ()), result.get("timed", ())):
-            thinking[name][0] += seconds
-            thinking[name][1] += timed
+    times = times_a_move(results)
     ranking = sorted(({"agent": name, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal(),
                        "games": totals[name][1],
                        "score": totals[name][0] / totals[name][1] if totals[name][1] else 0.0,
-                       "seconds_a_move": thinking[name][0] / thinking[name][1] if thinking[name][1] else None}
+                       "seconds_a_move": times.get(name, (None, 0))[0]}
                       for name, r in ratings.items()), key=lambda row: -row["ordinal"])
     pair_rows = []
     for (a, b), (won, games) in points.items():

@@ -240,10 +240,13 @@ def _summary_table(summary: dict) -> Table:
 
 
 def _time_a_move(agent: dict[str, Any]) -> str:
-    """An agent's mean time a move (over its choices) and the games it is from, or a dash where none noted it."""
+    """An agent's mean time a move (over its choices), with the games it is from where the row says, or a dash
+    where none noted it."""
     seconds = agent.get("seconds_a_move")
     if seconds is None:
         return "—"
+    if "timed_games" not in agent:  # a ladder's ranking
+        return duration(seconds)
     return _("{time} ({games} games)", time=duration(seconds), games=agent["timed_games"])
 
 
@@ -400,9 +403,8 @@ def ladder(
                    *([_("time a move")] if timed else [])):
         table.add_column(column)
     for rank, row in enumerate(summary["ranking"], 1):
-        seconds = row["seconds_a_move"]
         table.add_row(str(rank), row["agent"], f"{row['mu']:.1f} ± {row['sigma']:.1f}", f"{row['ordinal']:.1f}",
-                      f"{row['score']:.2f}", *([duration(seconds) if seconds is not None else "—"] if timed else []))
+                      f"{row['score']:.2f}", *([_time_a_move(row)] if timed else []))
     console.print(table)
     pairs_table = Table(title=_("each pair: the first agent's score"))
     for column in (_("pair"), _("games"), _("score (95% CI)")):
