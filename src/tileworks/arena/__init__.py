@@ -128,21 +128,22 @@ def result_of(line: dict[str, Any]) -> dict[str, Any]:
 
 def times_a_move(results: list[dict[str, Any]]) -> dict[str, tuple[float | None, int]]:
     """Each agent's mean seconds over its timed decisions in the ``results``
-    that noted them (None where none did), and the number of those games.
+    that noted them, and the number of those games; an agent in none of them
+    is left out, and its mean is None where its games timed no decision.
 
     >>> times_a_move([{"seats": ["a", "b"], "seconds": [3.0, 1.0], "timed": [2, 2]}, {"seats": ["b", "a"]}])
     {'a': (1.5, 1), 'b': (0.5, 1)}
     """
-    spent: dict[str, list[float]] = {}  # seconds, timed decisions, games
-    for result in results:
-        for seat, name in enumerate(result["seats"]):
-            entry = spent.setdefault(name, [0.0, 0, 0])
-            if "seconds" in result:
-                entry[0] += result["seconds"][seat]
-                entry[1] += result["timed"][seat]
-        for name in dict.fromkeys(result["seats"]) if "seconds" in result else ():
-            spent[name][2] += 1
-    return {name: (seconds / timed if timed else None, int(games)) for name, (seconds, timed, games) in spent.items()}
+    seconds: dict[str, float] = {}
+    timed: dict[str, int] = {}
+    games: dict[str, int] = {}
+    for result in (result for result in results if "seconds" in result):
+        for name, spent, decisions in zip(result["seats"], result["seconds"], result["timed"], strict=True):
+            seconds[name] = seconds.get(name, 0.0) + spent
+            timed[name] = timed.get(name, 0) + decisions
+        for name in dict.fromkeys(result["seats"]):  # a game counts once for an agent in two seats
+            games[name] = games.get(name, 0) + 1
+    return {name: (seconds[name] / timed[name] if timed[name] else None, count) for name, count in games.items()}
 
 
 def ledger_path(out: Path) -> Path:
