@@ -1,7 +1,14 @@
 """The cost of ``resample_hidden``: milliseconds per call in positions with
-and without public evidence about a hand (Tiles' forced discards).
+and without public evidence about a hand (Tiles' forced discards). Where a
+game's tiles are each one of a kind (``tiles_are_unique``), the redeal made
+from a copy is timed beside the replay of the rewritten history that it
+replaces, in the same run.
 
-Usage: python bench/bench_resample.py [--calls N]
+Usage: python bench/bench_resample.py [--calls N] [--search SPEC --game GAME --moves N]
+
+``--search`` also times an agent's move both ways, on the same positions
+(``bench_learned.positions``) and taking turns at each, in a game whose
+tiles are unique, e.g. ``--search alpha:iterations=800 --game tuileries``.
 
 Prints figures; it asserts nothing. Record results in docs/performance.md
 with the machine and the date.
@@ -10,11 +17,19 @@ with the machine and the date.
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import statistics
+import sys
 import time
 
-import tileworks
-from tileworks.core import sample_chance
+sys.path.insert(0, os.path.dirname(__file__))
+from bench_learned import positions  # noqa: E402
+
+import tileworks  # noqa: E402
+from tileworks.agents import make  # noqa: E402
+from tileworks.agents.network import one_thread_for_products  # noqa: E402
+from tileworks.core import sample_chance  # noqa: E402
 
 # Tiles, 2 players: only the all-white tile is down when P1 must discard, so
 # P1 held no tile with a white triangle (tests/tiles/test_rules.py).
@@ -50,9 +65,38 @@ def per_call(state, seat: int, calls: int) -> float:
     return (time.perf_counter() - start) / calls * 1000
 
 
+def replaying(state, measure):
+    """``measure()`` with ``state``'s game resampling by replaying the rewritten
+    history, as a game with copies of a tile does."""
+    kind, was = type(state), type(state).tiles_are_unique
+    kind.tiles_are_unique = False
+    try:
+        return measure()
+    finally:
+        kind.tiles_are_unique = was
+
+
+def search_times(spec: str, game: str, moves: int) -> tuple[list[float], list[float]]:
+    """Seconds a move of ``spec`` with the redeal made from a copy and by
+    replaying, taking turns at each of the same positions (the same seed, so
+    the same search)."""
+    copied, replayed = [], []
+    with one_thread_for_products():
+        for state, _stage in positions(game, moves):
+            for spent, measure in ((copied, lambda s: s()), (replayed, lambda s: replaying(state, s))):
+                position, agent = state.clone(), make(spec, seed=1)
+                started = time.perf_counter()
+                measure(lambda: agent.step(position))
+                spent.append(time.perf_counter() - started)
+    return copied, replayed
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=300)
+    parser.add_argument("--search", help="an agent spec to time both ways, e.g. alpha:iterations=800")
+    parser.add_argument("--game", default="tuileries")
+    parser.add_argument("--moves", type=int, default=20)
     args = parser.parse_args()
     cases = [
         ("tiles: the issue's forced discard (P2 resamples P1)", scripted(FORCED_DISCARD), 1),
@@ -60,10 +104,21 @@ def main() -> None:
         ("tiles: default set, 60 plies, no discard", random_position("tiles", 60, 3), 0),
         ("tiles: single-colour set, 40 plies, discards", random_position("tiles", 40, 3, tile_set=DISCARD_HEAVY), 0),
         ("tuileries: 4 players, 80 plies", random_position("tuileries", 80, 3, players=4), 0),
+        ("tuileries: 2 players, 20 plies", random_position("tuileries", 20, 3), 0),
+        ("tuileries: 2 players, 80 plies", random_position("tuileries", 80, 3), 0),
+        ("tuileries: 2 players, 140 plies", random_position("tuileries", 140, 3), 0),
     ]
     for label, state, seat in cases:
         discards = len(getattr(state, "discards", []))
-        print(f"{label:55s} {per_call(state, seat, args.calls):8.3f} ms/call  (discards so far: {discards})")
+        line = f"{label:55s} {per_call(state, seat, args.calls):8.3f} ms/call"
+        if getattr(state, "tiles_are_unique", False):
+            line += f"  (replayed: {replaying(state, lambda: per_call(state, seat, args.calls)):.3f})"
+        print(f"{line}  (discards so far: {discards})")
+    if args.search:
+        copied, replayed = search_times(args.search, args.game, args.moves)
+        print(f"{args.game}: {args.search} over {args.moves} positions, median {statistics.median(copied):.3f} s a "
+              f"move (mean {statistics.fmean(copied):.3f}) with the redeal from a copy, "
+              f"{statistics.median(replayed):.3f} s (mean {statistics.fmean(replayed):.3f}) replaying")
 
 
 if __name__ == "__main__":

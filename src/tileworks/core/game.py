@@ -687,6 +687,11 @@ class HiddenHandState(DelegatingState):
 
     __slots__ = ("hand_slots", "private_to", "evidence")
 
+    #: every draw outcome names a different tile (no two copies of one), so a
+    #: resampled deal can be made without replaying the history (see
+    #: :meth:`resample_hidden`); a game with copies of a tile keeps False
+    tiles_are_unique: bool = False
+
     def __init__(self, game: Game):
         super().__init__(game)
         #: what play revealed about hands: ``(seat, history index, tiles)``
@@ -731,12 +736,15 @@ class HiddenHandState(DelegatingState):
         revealed (``evidence``: a tile drawn before a forced discard and
         still held is one that fitted nowhere then).
 
-        The unseen draws still in hand are rewritten in the history, which is
-        then replayed, so the result's ``history()`` leads exactly to it and
-        every move in it stays legal. With one hidden hand (two players)
-        every consistent deal is equally likely; with two, every consistent
-        deal can come out. A state without a history gets the new hands
-        directly.
+        The unseen draws still in hand are rewritten in the history, so the
+        result's ``history()`` leads exactly to it and every move in it stays
+        legal. Where every tile is unique (``tiles_are_unique``) only the
+        hands and the undrawn tiles change: a rewritten draw cannot be taken
+        for a tile played earlier from that hand, so the result is made from
+        a copy. Elsewhere the rewritten history is replayed. With one hidden
+        hand (two players) every consistent deal is equally likely; with
+        two, every consistent deal can come out. A state without a history
+        gets the new hands directly.
         """
         game = self._game
         others = [q for q in range(game.num_players()) if q != player]
@@ -759,9 +767,21 @@ class HiddenHandState(DelegatingState):
             for q, index in slots
         ]
         history = list(self._history)
-        for (_q, index), item in zip(slots, deal_respecting(pool, forbidden, rng), strict=True):
+        chosen = deal_respecting(pool, forbidden, rng)
+        for (_q, index), item in zip(slots, chosen, strict=True):
             history[index] = pool[item]
-        state = game.new_initial_state()
+        if self.tiles_are_unique:
+            # what a replay would reach: the conformance suite checks that it does
+            dealt = set(chosen)
+            state = self._with_hidden({q: [history[index] for index in self.hand_slots[q]] for q in others},
+                                      [tile for item, tile in enumerate(pool) if item not in dealt])
+            state._history = history
+            return state
+        return self._replayed(history)
+
+    def _replayed(self, history: list[int]) -> "State":
+        """The state ``history`` leads to, its moves known to be legal."""
+        state = self._game.new_initial_state()
         for action in history:  # legal by construction (the conformance suite replays it checked)
             state._apply_known_legal(action)
         return state

@@ -264,6 +264,8 @@ def check_resampling_agrees_with_history(state, game, rng):
         for action in other.history():
             replayed.apply_action(action)  # raises if a resampled hand made a move illegal
         assert replayed == other, "history() does not lead to the resampled state"
+        assert getattr(replayed, "evidence", ()) == getattr(other, "evidence", ()), \
+            "the resampled state keeps other evidence than its history gives"
 
 
 def check_state(state, game, shadow, rng):
