@@ -1,14 +1,13 @@
 """The cost of ``resample_hidden``: milliseconds per call in positions with
-and without public evidence about a hand (Tiles' forced discards). Where a
-game's tiles are each one of a kind (``tiles_are_unique``), the redeal made
-from a copy is timed beside the replay of the rewritten history that it
-replaces, in the same run.
+and without public evidence about a hand (Tiles' forced discards). Each is
+timed beside the replay of the rewritten history that a redeal from a copy
+replaces (``HiddenHandState._copy_reaches``), in the same run.
 
 Usage: python bench/bench_resample.py [--calls N] [--search SPEC --game GAME --moves N]
 
 ``--search`` also times an agent's move both ways, on the same positions
-(``bench_learned.positions``) and taking turns at each, in a game whose
-tiles are unique, e.g. ``--search alpha:iterations=800 --game tuileries``.
+(``bench_learned.positions``) and taking turns at each,
+e.g. ``--search alpha:iterations=800 --game tuileries``.
 
 Prints figures; it asserts nothing. Record results in docs/performance.md
 with the machine and the date.
@@ -29,7 +28,7 @@ from bench_learned import positions  # noqa: E402
 import tileworks  # noqa: E402
 from tileworks.agents import make  # noqa: E402
 from tileworks.agents.network import one_thread_for_products  # noqa: E402
-from tileworks.core import sample_chance  # noqa: E402
+from tileworks.core import HiddenHandState, sample_chance  # noqa: E402
 
 # Tiles, 2 players: only the all-white tile is down when P1 must discard, so
 # P1 held no tile with a white triangle (tests/tiles/test_rules.py).
@@ -65,15 +64,14 @@ def per_call(state, seat: int, calls: int) -> float:
     return (time.perf_counter() - start) / calls * 1000
 
 
-def replaying(state, measure):
-    """``measure()`` with ``state``'s game resampling by replaying the rewritten
-    history, as a game with copies of a tile does."""
-    kind, was = type(state), type(state).tiles_are_unique
-    kind.tiles_are_unique = False
+def replaying(measure):
+    """``measure()`` with every redeal made by replaying the rewritten history."""
+    reaches = HiddenHandState._copy_reaches
+    HiddenHandState._copy_reaches = lambda _state, _history, _slots: False
     try:
         return measure()
     finally:
-        kind.tiles_are_unique = was
+        HiddenHandState._copy_reaches = reaches
 
 
 def search_times(spec: str, game: str, moves: int) -> tuple[list[float], list[float]]:
@@ -83,7 +81,7 @@ def search_times(spec: str, game: str, moves: int) -> tuple[list[float], list[fl
     copied, replayed = [], []
     with one_thread_for_products():
         for state, _stage in positions(game, moves):
-            for spent, measure in ((copied, lambda s: s()), (replayed, lambda s: replaying(state, s))):
+            for spent, measure in ((copied, lambda s: s()), (replayed, replaying)):
                 position, agent = state.clone(), make(spec, seed=1)
                 started = time.perf_counter()
                 measure(lambda: agent.step(position))
@@ -110,10 +108,9 @@ def main() -> None:
     ]
     for label, state, seat in cases:
         discards = len(getattr(state, "discards", []))
-        line = f"{label:55s} {per_call(state, seat, args.calls):8.3f} ms/call"
-        if getattr(state, "tiles_are_unique", False):
-            line += f"  (replayed: {replaying(state, lambda: per_call(state, seat, args.calls)):.3f})"
-        print(f"{line}  (discards so far: {discards})")
+        replayed = replaying(lambda: per_call(state, seat, args.calls))  # noqa: B023 (called at once)
+        print(f"{label:55s} {per_call(state, seat, args.calls):8.3f} ms/call  (replayed: {replayed:.3f}; "
+              f"discards so far: {discards})")
     if args.search:
         copied, replayed = search_times(args.search, args.game, args.moves)
         print(f"{args.game}: {args.search} over {args.moves} positions, median {statistics.median(copied):.3f} s a "

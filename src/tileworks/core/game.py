@@ -687,11 +687,6 @@ class HiddenHandState(DelegatingState):
 
     __slots__ = ("hand_slots", "private_to", "evidence")
 
-    #: every draw outcome names a different tile (no two copies of one), so a
-    #: resampled deal can be made without replaying the history (see
-    #: :meth:`resample_hidden`); a game with copies of a tile keeps False
-    tiles_are_unique: bool = False
-
     def __init__(self, game: Game):
         super().__init__(game)
         #: what play revealed about hands: ``(seat, history index, tiles)``
@@ -738,13 +733,12 @@ class HiddenHandState(DelegatingState):
 
         The unseen draws still in hand are rewritten in the history, so the
         result's ``history()`` leads exactly to it and every move in it stays
-        legal. Where every tile is unique (``tiles_are_unique``) only the
-        hands and the undrawn tiles change: a rewritten draw cannot be taken
-        for a tile played earlier from that hand, so the result is made from
-        a copy. Elsewhere the rewritten history is replayed. With one hidden
-        hand (two players) every consistent deal is equally likely; with
-        two, every consistent deal can come out. A state without a history
-        gets the new hands directly.
+        legal. The result is this state with other hands and undrawn tiles,
+        made from a copy, unless a replay of the rewritten history would
+        forget other draws (:meth:`_copy_reaches`); then it is that replay.
+        With one hidden hand (two players) every consistent deal is equally
+        likely; with two, every consistent deal can come out. A state
+        without a history gets the new hands directly.
         """
         game = self._game
         others = [q for q in range(game.num_players()) if q != player]
@@ -770,14 +764,35 @@ class HiddenHandState(DelegatingState):
         chosen = deal_respecting(pool, forbidden, rng)
         for (_q, index), item in zip(slots, chosen, strict=True):
             history[index] = pool[item]
-        if self.tiles_are_unique:
-            # what a replay would reach: the conformance suite checks that it does
-            dealt = set(chosen)
-            state = self._with_hidden({q: [history[index] for index in self.hand_slots[q]] for q in others},
-                                      [tile for item, tile in enumerate(pool) if item not in dealt])
-            state._history = history
-            return state
-        return self._replayed(history)
+        if not self._copy_reaches(history, slots):
+            return self._replayed(history)
+        # what a replay would reach (the conformance suite replays it to check)
+        dealt = set(chosen)
+        state = self._with_hidden({q: [history[index] for index in self.hand_slots[q]] for q in others},
+                                  [tile for item, tile in enumerate(pool) if item not in dealt])
+        state._history = history
+        return state
+
+    def _copy_reaches(self, history: list[int], slots: list[tuple[int, int]]) -> bool:
+        """Whether ``history``, this state's with the draws at ``slots``
+        (seat, index) rewritten, leads to this state with only the hands and
+        the undrawn tiles changed. A tile played from a hand is forgotten
+        from the first draw of its kind there (:meth:`_forget_draw`), so a
+        replay forgets the same draws unless a rewritten draw took the kind
+        of a tile its seat drew later and has since played: never so where
+        every tile is one of a kind (Tuileries), now and then with copies
+        (Tiles). (A draw into a hand stays private to its seat while it is
+        there; one made public and then played is one of a kind, as in dominoes.)"""
+        first_of_kind: dict[int, dict[int, int]] = {}  # seat -> kind -> its earliest rewritten draw
+        for seat, index in slots:
+            kinds = first_of_kind.setdefault(seat, {})
+            kinds[history[index]] = min(index, kinds.get(history[index], index))
+        for seat, kinds in first_of_kind.items():
+            held = set(self.hand_slots[seat])
+            if any(owner == seat and index not in held and kinds.get(self._history[index], index) < index
+                   for index, owner in enumerate(self.private_to)):
+                return False
+        return True
 
     def _replayed(self, history: list[int]) -> "State":
         """The state ``history`` leads to, its moves known to be legal."""

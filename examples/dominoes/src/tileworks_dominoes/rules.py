@@ -69,8 +69,6 @@ class DominoesState(HiddenHandState):
     heuristics = heuristics
     observation = observation
 
-    tiles_are_unique = True  # (each tile is one of a kind)
-
     __slots__ = ("hands", "boneyard", "line", "seat", "phase", "deal_index", "passes", "points", "winners")
 
     def __init__(self, game: DominoesGame):

@@ -84,8 +84,6 @@ class TuileriesState(HiddenHandState):
     heuristics = heuristics
     observation = observation
 
-    tiles_are_unique = True  # (each tile is one of a kind)
-
     __slots__ = (
         "masks", "occupied", "empty", "board", "hands", "pile", "points", "seat", "phase",
         "deal_index", "extra", "first",
