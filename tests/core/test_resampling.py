@@ -58,10 +58,11 @@ def test_tuileries_tiles_are_one_of_a_kind_so_every_redeal_is_a_copy(monkeypatch
 
 
 def test_a_redeal_that_would_forget_another_draw_is_replayed():
-    """Tiles, 2 players: P1 drew and has since played a tile of a kind that a
-    redeal puts back among P1's earlier draws. Replaying forgets that earlier
-    draw when the tile is played (the first of its kind in the hand), so the
-    redeal must be replayed, and is."""
+    """Tiles, 2 players: P2 redeals P1's hand, and a draw P1 still holds
+    takes the kind of a tile P1 drew later and has since played. Replaying
+    that history forgets the earlier draw when the tile is played (the
+    first of its kind in the hand), so a copy of the position with the new
+    hand would keep the wrong draw; the redeal is the replay instead."""
     game = tileworks.load_game("tiles")
     for seed in range(200):
         state = game.new_initial_state()
@@ -70,8 +71,13 @@ def test_a_redeal_that_would_forget_another_draw_is_replayed():
             state.apply_action(sample_chance(state, rng) if state.is_chance_node() else rng.choice(state.legal_actions()))
         for deal in range(20):
             redeal = state.resample_hidden(1, random.Random(deal))
+            history = redeal.history()
             slots = [(0, index) for index in state.hand_slots[0] if state.private_to[index] == 0]
-            if not state._copy_reaches(redeal.history(), slots):
-                assert replayed(redeal) == redeal
-                return
+            if state._copy_reaches(history, slots):
+                continue
+            copied = state._with_hidden({0: [history[index] for index in state.hand_slots[0]]}, redeal._undrawn())
+            copied._history = list(history)
+            assert replayed(copied) != copied  # the copy's history leads elsewhere: other draws in hand
+            assert replayed(redeal) == redeal and redeal.hand_slots != state.hand_slots
+            return
     pytest.fail("no redeal in 200 games needed a replay")

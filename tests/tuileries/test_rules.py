@@ -275,4 +275,3 @@ def test_views_hide_the_other_hands_and_resampling_keeps_what_the_seat_knows():
         assert replay == other
         seen.add(str(other.to_json()["state"]["hands"][0]))
     assert len(seen) > 1
-

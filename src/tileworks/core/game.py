@@ -780,9 +780,9 @@ class HiddenHandState(DelegatingState):
         from the first draw of its kind there (:meth:`_forget_draw`), so a
         replay forgets the same draws unless a rewritten draw took the kind
         of a tile its seat drew later and has since played: never so where
-        every tile is one of a kind (Tuileries), now and then with copies
-        (Tiles). (A draw into a hand stays private to its seat while it is
-        there; one made public and then played is one of a kind, as in dominoes.)"""
+        every tile is one of a kind, now and then where a game has copies of
+        a tile. (It takes a draw into a hand to stay private to its seat
+        while there, or a tile made public in a hand to be one of a kind.)"""
         first_of_kind: dict[int, dict[int, int]] = {}  # seat -> kind -> its earliest rewritten draw
         for seat, index in slots:
             kinds = first_of_kind.setdefault(seat, {})
