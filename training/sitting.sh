@@ -8,7 +8,10 @@
 #
 # Where the machine cannot install from an index, put the wheels it lacks (pgx, mctx, svgwrite, threadpoolctl)
 # in .whl/ in this repository's root: they are installed into /tmp/site first, and tileworks is
-# imported from src/ (carry src/tileworks.egg-info too: its entry points name the games).
+# imported from src/ (carry src/tileworks.egg-info too: its entry points name the games). Fetch them
+# here at the locked versions (.whl/ travels untracked; keep it out of commits):
+#
+#   python3 -m pip download -q --no-deps -d .whl $(grep -E '^(pgx|mctx|svgwrite|threadpoolctl)==' requirements-dev.lock | cut -d' ' -f1)
 set -u
 LIMIT=${LIMIT:-450}
 OUT=${OUT:-sitting}
