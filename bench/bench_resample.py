@@ -74,6 +74,31 @@ def replaying(measure):
         HiddenHandState._copy_reaches = reaches
 
 
+def copy_share(name: str, games: int) -> tuple[int, int]:
+    """How many redeals are made from a copy, of every seat's redeal at every
+    fifth position of ``games`` seeded random games (the rest are replayed)."""
+    made = []
+    reaches = HiddenHandState._copy_reaches
+
+    def noted(state, history, slots):
+        made.append(reaches(state, history, slots))
+        return made[-1]
+
+    HiddenHandState._copy_reaches = noted
+    try:
+        for seed in range(games):
+            state, rng = tileworks.load_game(name).new_initial_state(), random.Random(seed)
+            while not state.is_terminal():
+                if len(state.history()) % 5 == 4:
+                    for seat in range(state.game().num_players()):
+                        state.resample_hidden(seat, random.Random(seat))
+                state.apply_action(sample_chance(state, rng) if state.is_chance_node()
+                                   else rng.choice(state.legal_actions()))
+    finally:
+        HiddenHandState._copy_reaches = reaches
+    return sum(made), len(made)
+
+
 def search_times(spec: str, game: str, moves: int) -> tuple[list[float], list[float]]:
     """Seconds a move of ``spec`` with the redeal made from a copy and by
     replaying, taking turns at each of the same positions (the same seed, so
@@ -111,6 +136,9 @@ def main() -> None:
         replayed = replaying(lambda: per_call(state, seat, args.calls))  # noqa: B023 (called at once)
         print(f"{label:55s} {per_call(state, seat, args.calls):8.3f} ms/call  (replayed: {replayed:.3f}; "
               f"discards so far: {discards})")
+    for name in ("tiles", "tuileries"):
+        copied, made = copy_share(name, 5)
+        print(f"{name}: {copied} of {made} redeals over 5 random games made from a copy, the rest replayed")
     if args.search:
         copied, replayed = search_times(args.search, args.game, args.moves)
         print(f"{args.game}: {args.search} over {args.moves} positions, median {statistics.median(copied):.3f} s a "
