@@ -16,6 +16,7 @@ with the machine and the date.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import statistics
@@ -64,28 +65,34 @@ def per_call(state, seat: int, calls: int) -> float:
     return (time.perf_counter() - start) / calls * 1000
 
 
-def replaying(measure):
-    """``measure()`` with every redeal made by replaying the rewritten history."""
+@contextlib.contextmanager
+def copy_reaches_as(decide):
+    """Within the block, ``decide(reaches, state, history, slots)`` says
+    whether a redeal is made from a copy (``reaches``: the real check)."""
     reaches = HiddenHandState._copy_reaches
-    HiddenHandState._copy_reaches = lambda _state, _history, _slots: False
+    HiddenHandState._copy_reaches = lambda state, history, slots: decide(reaches, state, history, slots)
     try:
-        return measure()
+        yield
     finally:
         HiddenHandState._copy_reaches = reaches
+
+
+def replaying(measure):
+    """``measure()`` with every redeal made by replaying the rewritten history."""
+    with copy_reaches_as(lambda *_: False):
+        return measure()
 
 
 def copy_share(name: str, games: int) -> tuple[int, int]:
     """How many redeals are made from a copy, of every seat's redeal at every
     fifth position of ``games`` seeded random games (the rest are replayed)."""
     made = []
-    reaches = HiddenHandState._copy_reaches
 
-    def noted(state, history, slots):
+    def noted(reaches, state, history, slots):
         made.append(reaches(state, history, slots))
         return made[-1]
 
-    HiddenHandState._copy_reaches = noted
-    try:
+    with copy_reaches_as(noted):
         for seed in range(games):
             state, rng = tileworks.load_game(name).new_initial_state(), random.Random(seed)
             while not state.is_terminal():
@@ -94,8 +101,6 @@ def copy_share(name: str, games: int) -> tuple[int, int]:
                         state.resample_hidden(seat, random.Random(seat))
                 state.apply_action(sample_chance(state, rng) if state.is_chance_node()
                                    else rng.choice(state.legal_actions()))
-    finally:
-        HiddenHandState._copy_reaches = reaches
     return sum(made), len(made)
 
 

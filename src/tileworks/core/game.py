@@ -787,12 +787,10 @@ class HiddenHandState(DelegatingState):
         for seat, index in slots:
             kinds = first_of_kind.setdefault(seat, {})
             kinds[history[index]] = min(index, kinds.get(history[index], index))
-        for seat, kinds in first_of_kind.items():
-            held = set(self.hand_slots[seat])
-            if any(owner == seat and index not in held and kinds.get(self._history[index], index) < index
-                   for index, owner in enumerate(self.private_to)):
-                return False
-        return True
+        held = {index for seat in first_of_kind for index in self.hand_slots[seat]}
+        return not any(owner in first_of_kind and index not in held
+                       and first_of_kind[owner].get(self._history[index], index) < index
+                       for index, owner in enumerate(self.private_to))
 
     def _replayed(self, history: list[int]) -> "State":
         """The state ``history`` leads to, its moves known to be legal."""
