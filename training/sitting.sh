@@ -33,7 +33,9 @@ declare -A SETTINGS=(
   [tuileries-2p-board]="tuileries --network board --imitate greedy --imitate-games 2000 --games 2048 --steps 32 --simulations 16 --opponents random,greedy"
   # Tuileries' board run drifted from greedy's choices (docs/strength.md): started again with an anchor to them
   [tuileries-2p-anchored]="tuileries --network board --imitate greedy --imitate-games 2000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy"
-  [tiles-2p]="tiles --network board --imitate greedy --imitate-games 1000 --games 2048 --steps 16 --simulations 8 --opponents random,greedy"
+  # unanchored to 19 iterations (0.30 against greedy); from there anchored to greedy's choices as the other
+  # board runs are, so that more self-play does not walk it away from them (strength.md, "The seventh H200 sitting")
+  [tiles-2p]="tiles --network board --imitate greedy --imitate-games 1000 --anchor 0.5 --games 2048 --steps 16 --simulations 8 --opponents random,greedy"
 )
 settings() {
   [ -n "${SETTINGS[$1]:-}" ] || { echo "no settings for a run named $1 (runs: ${!SETTINGS[*]})" >&2; return 1; }
