@@ -1113,6 +1113,57 @@ def test_a_run_stopped_by_sigterm_or_sigint_checkpoints_and_the_same_command_res
         assert int(saved["__progress__"][0]) == kept + 2
 
 
+
+def test_a_run_trained_without_evaluations_is_evaluated_afterwards_as_it_would_have_been(tmp_path):
+    """`tileworks train GAME --out DIR --evaluate` (a GPU sitting trains with
+    no evaluations): the network as it stands plays each opponent, and the
+    result goes into the run's metrics and report at its iteration, the
+    games the run would have played had it evaluated as it went; nothing
+    is trained, an opponent met at that iteration is not played again, and
+    a bad request changes nothing."""
+    from typer.testing import CliRunner
+
+    from tileworks.cli.main import app
+
+    def config(eval_games):
+        return TrainConfig("dominoes", iterations=2, eval_every=2, seed=4, opponents=("random",),
+                           **{**TINY, "eval_games": eval_games})
+
+    evaluating = Trainer(config(12), tmp_path / "evaluating")
+    evaluating.run()
+    Trainer(config(0), tmp_path / "sitting").run()
+    out = tmp_path / "sitting"
+    before = {name: (out / name).read_bytes() for name in ("checkpoint.npz", "config.json", "metrics.jsonl")}
+    assert "| 2 | random |" not in (out / "report.md").read_text()
+
+    def evaluate(*arguments):
+        return CliRunner().invoke(app, ["train", "dominoes", "--out", str(out), "--evaluate", "--quiet", *arguments])
+
+    for bad, says in ((["--opponents", "random,nobody"], "unknown agent 'nobody'"), (["--eval-games", "0"], "at least 1")):
+        refused = evaluate(*bad)
+        assert refused.exit_code != 0 and says in refused.output
+        assert {name: (out / name).read_bytes() for name in before} == before
+    wrong_game = CliRunner().invoke(app, ["train", "kiln", "--out", str(out), "--evaluate"])
+    assert wrong_game.exit_code != 0 and "holds a run of dominoes, not of kiln" in wrong_game.output
+
+    result = evaluate("--opponents", "random,greedy", "--eval-games", "12")
+    assert result.exit_code == 0, result.output
+    assert "Iteration 2 against random" in result.output and "Iteration 2 against greedy" in result.output
+    for name in ("checkpoint.npz", "config.json"):
+        assert (out / name).read_bytes() == before[name]
+    rows = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
+    added = [row for row in rows if "opponent" in row]
+    assert [(row["iteration"], row["opponent"], row["games"]) for row in added] == [(2, "random", 12), (2, "greedy", 12)]
+    while_training = [json.loads(line) for line in (tmp_path / "evaluating" / "metrics.jsonl").read_text().splitlines()
+                      if "opponent" in line]
+    assert while_training == added[:1]  # the same network, the same games
+    assert "| 2 | random | 12 |" in (out / "report.md").read_text()
+
+    again = evaluate("--opponents", "random", "--eval-games", "12")
+    assert again.exit_code == 0 and "Already evaluated against random at iteration 2" in again.output
+    assert [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()] == rows
+
+
 SHIPPED = [(info.name, path, about) for info in registered_games() for path, about in networks_of(info.name)]
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 import signal
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -38,6 +40,7 @@ def train(
     eval_every: Annotated[int, typer.Option(help=_("iterations between evaluations"))] = 10,
     eval_games: Annotated[int, typer.Option(help=_("games against each opponent at each evaluation"))] = 20,
     opponents: Annotated[str, typer.Option(help=_("agents the network is evaluated against, comma-separated"))] = "random,greedy",
+    evaluate: Annotated[bool, typer.Option("--evaluate", help=_("train nothing: play the run's network as it stands against each of --opponents, --eval-games games each, and add the results to its report (the run's own settings are read from --out)"))] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help=_("no progress display"))] = False,
 ) -> None:
     """Train a policy-and-value network by self-play (Gumbel AlphaZero) on the game's JAX engine."""
@@ -52,6 +55,9 @@ def train(
     from tileworks.cli.main import parse_options
     from tileworks.learn.train import TrainConfig, Trainer
 
+    if evaluate:
+        evaluate_run(console, game, out, split_specs(opponents), eval_games, quiet)
+        return
     try:
         config = TrainConfig(game, parse_options(game, option or []), seed=seed, games=games, steps=steps,
                              simulations=simulations, considered=min(16, simulations), network=network, hidden=hidden, slots=slots, blocks=blocks,
@@ -103,3 +109,43 @@ def train(
         raise typer.Exit(130) from None
     console.print(_("Trained to iteration {iteration}: the network is {path}, the report {report}.",
                     iteration=trainer.iteration, path=out / "network.npz", report=out / "report.md"))
+
+
+def evaluate_run(console: Console, game: str, out: Path, opponents: list[str], games: int, quiet: bool) -> None:
+    """``tileworks train GAME --out DIR --evaluate``: the run's network as it
+    stands against each opponent it has not met at this iteration, logged
+    in its metrics and drawn in its report, as the evaluations made while
+    it trained are (a sitting on a GPU trains without them)."""
+    from tileworks.agents import make
+    from tileworks.learn.report import write_report
+    from tileworks.learn.train import TrainConfig, Trainer
+
+    saved, network = out / "config.json", out / "network.json"
+    if not (saved.exists() and (out / "checkpoint.npz").exists()):
+        fail(_("{out} holds no run to evaluate (no config.json and checkpoint.npz): train one there first", out=out))
+    if games < 1:
+        fail(_("--evaluate plays --eval-games games against each opponent: give at least 1"))
+    try:
+        for opponent in opponents:
+            make(opponent)  # an unknown agent is refused before anything is played
+        config = TrainConfig.from_json(json.loads(saved.read_text(encoding="utf-8")))
+        if config.game != game:
+            raise ValueError(_("{out} holds a run of {theirs}, not of {game}", out=out, theirs=config.game, game=game))
+        command = json.loads(network.read_text(encoding="utf-8")).get("command", "") if network.exists() else ""
+        trainer = Trainer(config, out, command=command)
+    except ValueError as exc:
+        fail(str(exc))
+    done = trainer.evaluated()
+    for opponent in opponents:
+        if opponent in done:
+            console.print(_("Already evaluated against {opponent} at iteration {iteration} (see {report}).",
+                            opponent=opponent, iteration=trainer.iteration, report=out / "report.md"))
+    for opponent in [opponent for opponent in opponents if opponent not in done]:
+        playing = _("net against {opponent}: {games} games", opponent=opponent, games=games)
+        with nullcontext() if quiet else console.status(playing):
+            result = trainer.evaluate([opponent], games)[opponent]
+        console.print(_("Iteration {iteration} against {opponent}: {score:.3f} (95% {low:.3f}–{high:.3f}) over "
+                        "{games} games.", iteration=trainer.iteration, opponent=opponent, score=result.score,
+                        low=result.low, high=result.high, games=result.games))
+    write_report(out)
+    console.print(_("The report is {report}.", report=out / "report.md"))

@@ -28,7 +28,7 @@ import time
 from dataclasses import asdict, dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import jax
 import jax.numpy as jnp
@@ -38,8 +38,8 @@ import optax
 import tileworks
 import tileworks.jax
 from tileworks.agents.network import Network, init_board_params, init_params
-from tileworks.learn.evaluate import evaluate_against
-from tileworks.learn.report import describe_anchors, read_imitation, read_sittings
+from tileworks.learn.evaluate import Result, evaluate_against
+from tileworks.learn.report import describe_anchors, read_imitation, read_metrics, read_sittings
 from tileworks.learn.selfplay import make_functions, staggered
 
 
@@ -109,6 +109,10 @@ class TrainConfig:
         game = tileworks.load_game(self.game, **self.options)
         self.options = game.options()
         self.opponents = tuple(self.opponents)
+        from tileworks.agents import make
+
+        for opponent in self.opponents:
+            make(opponent)  # an unknown agent is refused here, not at the first evaluation
         if self.slots is None:
             self.slots = 0 if game.num_distinct_actions() <= DENSE_ACTIONS else SLOTS
         if self.stagger is None:
@@ -131,8 +135,6 @@ class TrainConfig:
         if self.eval_games < 0:
             raise ValueError("eval_games must be at least 0")
         if self.imitate:
-            from tileworks.agents import make
-
             make(self.imitate)  # an unknown agent is refused here, before anything is made
             for name in ("imitate_games", "imitate_epochs"):
                 if getattr(self, name) < 1:
@@ -479,20 +481,34 @@ class Trainer:
         self.iteration = iteration
         return Progress(iteration, config.iterations, decisions, finished, policy_loss, value_loss, seconds)
 
-    def evaluate(self) -> dict[str, float]:
-        """The current network (``net``, NumPy) against each opponent: its score
-        (wins, shared wins counting half), seats alternating."""
+    def evaluate(self, opponents: Sequence[str] | None = None, games: int | None = None) -> dict[str, Result]:
+        """The current network (``net``, NumPy) against each opponent (the
+        run's ``opponents`` and ``eval_games`` unless given): its score (wins,
+        shared wins counting half), seats alternating, logged in
+        ``metrics.jsonl`` with this iteration. The seeds are the run's, the
+        iteration's and the opponent's place among the run's opponents (or
+        after them), so an evaluation made later plays the games a run
+        evaluating as it went would have played."""
         config = self.config
         game = tileworks.load_game(config.game, **config.options)
         network = self.network()
+        known = list(config.opponents)
+        asked = known if opponents is None else list(opponents)
+        others = [opponent for opponent in asked if opponent not in known]
         found = {}
-        for number, opponent in enumerate(config.opponents):
-            result = evaluate_against(game, network, opponent, config.eval_games,
+        for opponent in asked:
+            number = known.index(opponent) if opponent in known else len(known) + others.index(opponent)
+            result = evaluate_against(game, network, opponent, config.eval_games if games is None else games,
                                       seed=config.seed * 1000 + self.iteration * 10 + number)
-            found[opponent] = result.score
+            found[opponent] = result
             self._log({"iteration": self.iteration, "opponent": opponent, "games": result.games,
                        "score": result.score, "low": result.low, "high": result.high})
         return found
+
+    def evaluated(self) -> set[str]:
+        """The opponents the network as it stands (this iteration) has been
+        evaluated against, as ``metrics.jsonl`` says."""
+        return {row["opponent"] for row in read_metrics(self.out)[1] if row["iteration"] == self.iteration}
 
     def _log(self, line: dict[str, Any]) -> None:
         with open(self.out / "metrics.jsonl", "a", encoding="utf-8") as out:
@@ -515,7 +531,7 @@ class Trainer:
                     raise KeyboardInterrupt
                 progress = self.step()
                 if config.eval_games and (self.iteration % config.eval_every == 0 or self.iteration == config.iterations):
-                    progress.evaluation = self.evaluate()
+                    progress.evaluation = {name: result.score for name, result in self.evaluate().items()}
                 report(progress)
                 if self.iteration % config.checkpoint_every == 0 or self.iteration == config.iterations:
                     self.checkpoint()
