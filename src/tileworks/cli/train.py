@@ -140,10 +140,11 @@ def evaluate_run(console: Console, game: str, out: Path, opponents: list[str], g
         if opponent in done:
             console.print(_("Already evaluated against {opponent} at iteration {iteration} (see {report}).",
                             opponent=opponent, iteration=trainer.iteration, report=out / "report.md"))
-    for opponent in [opponent for opponent in opponents if opponent not in done]:
-        playing = _("net against {opponent}: {games} games", opponent=opponent, games=games)
-        with nullcontext() if quiet else console.status(playing):
-            result = trainer.evaluate([opponent], games)[opponent]
+    todo = [opponent for opponent in opponents if opponent not in done]
+    playing = _("net against {opponents}: {games} games each", opponents=", ".join(todo), games=games)
+    with nullcontext() if quiet or not todo else console.status(playing):
+        results = trainer.evaluate(todo, games)
+    for opponent, result in results.items():
         console.print(_("Iteration {iteration} against {opponent}: {score:.3f} (95% {low:.3f}–{high:.3f}) over "
                         "{games} games.", iteration=trainer.iteration, opponent=opponent, score=result.score,
                         low=result.low, high=result.high, games=result.games))

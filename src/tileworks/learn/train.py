@@ -487,8 +487,8 @@ class Trainer:
         shared wins counting half), seats alternating, logged in
         ``metrics.jsonl`` with this iteration. The seeds are the run's, the
         iteration's and the opponent's place among the run's opponents (or
-        after them), so an evaluation made later plays the games a run
-        evaluating as it went would have played."""
+        after them, in the order given), so an evaluation made later plays
+        the games a run evaluating as it went would have played."""
         config = self.config
         game = tileworks.load_game(config.game, **config.options)
         network = self.network()
