@@ -1146,14 +1146,16 @@ def test_a_run_trained_without_evaluations_is_evaluated_afterwards_as_it_would_h
     wrong_game = CliRunner().invoke(app, ["train", "kiln", "--out", str(out), "--evaluate"])
     assert wrong_game.exit_code != 0 and "holds a run of dominoes, not of kiln" in wrong_game.output
 
-    result = evaluate("--opponents", "random,greedy", "--eval-games", "12")
+    result = evaluate("--opponents", "random,mcts:beginner,random", "--eval-games", "12")
     assert result.exit_code == 0, result.output
-    assert "Iteration 2 against random" in result.output and "Iteration 2 against greedy" in result.output
+    # each opponent once, named as its spec is written (Rich would read ":beginner:" as an emoji's name)
+    assert "Iteration 2 against random:" in result.output and "Iteration 2 against mcts:beginner:" in result.output
     for name in ("checkpoint.npz", "config.json"):
         assert (out / name).read_bytes() == before[name]
     rows = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
     added = [row for row in rows if "opponent" in row]
-    assert [(row["iteration"], row["opponent"], row["games"]) for row in added] == [(2, "random", 12), (2, "greedy", 12)]
+    assert [(row["iteration"], row["opponent"], row["games"]) for row in added] == [(2, "random", 12),
+                                                                                     (2, "mcts:beginner", 12)]
     while_training = [json.loads(line) for line in (tmp_path / "evaluating" / "metrics.jsonl").read_text().splitlines()
                       if "opponent" in line]
     assert while_training == added[:1]  # the same network, the same games

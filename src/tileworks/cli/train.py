@@ -12,6 +12,7 @@ from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from tileworks.cli.errors import fail
 from tileworks.core.i18n import _
@@ -56,7 +57,7 @@ def train(
     from tileworks.learn.train import TrainConfig, Trainer
 
     if evaluate:
-        evaluate_run(console, game, out, split_specs(opponents), eval_games, quiet)
+        evaluate_run(console, game, out, list(dict.fromkeys(split_specs(opponents))), eval_games, quiet)
         return
     try:
         config = TrainConfig(game, parse_options(game, option or []), seed=seed, games=games, steps=steps,
@@ -139,14 +140,14 @@ def evaluate_run(console: Console, game: str, out: Path, opponents: list[str], g
     for opponent in opponents:
         if opponent in done:
             console.print(_("Already evaluated against {opponent} at iteration {iteration} (see {report}).",
-                            opponent=opponent, iteration=trainer.iteration, report=out / "report.md"))
+                            opponent=opponent, iteration=trainer.iteration, report=out / "report.md"), emoji=False)
     todo = [opponent for opponent in opponents if opponent not in done]
     playing = _("net against {opponents}: {games} games each", opponents=", ".join(todo), games=games)
-    with nullcontext() if quiet or not todo else console.status(playing):
+    with nullcontext() if quiet or not todo else console.status(Text(playing)):
         results = trainer.evaluate(todo, games)
     for opponent, result in results.items():
         console.print(_("Iteration {iteration} against {opponent}: {score:.3f} (95% {low:.3f}–{high:.3f}) over "
                         "{games} games.", iteration=trainer.iteration, opponent=opponent, score=result.score,
-                        low=result.low, high=result.high, games=result.games))
+                        low=result.low, high=result.high, games=result.games), emoji=False)
     write_report(out)
     console.print(_("The report is {report}.", report=out / "report.md"))
