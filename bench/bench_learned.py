@@ -63,20 +63,28 @@ def positions(game: str, count: int) -> list[tuple[State, float]]:
     return [chosen[k] for k in picks]
 
 
-def move_times(game: str, specs: list[str], count: int) -> list[tuple[str, list[float], list[float]]]:
-    """Each spec's seconds a decision on the same ``count`` positions
-    (:func:`positions`), the specs taking turns at each position so that the
-    machine's load falls on all alike; with each position's stage."""
-    chosen = positions(game, count)
-    agents = [make(spec, seed=1) for spec in specs]
-    times: list[list[float]] = [[] for _ in specs]
+def times_in_turns(chosen: list[tuple[State, float]], agents: list, alternate: bool = False) -> list[list[float]]:
+    """Each agent's seconds a decision at each of the ``chosen`` positions
+    (:func:`positions`), the agents taking turns at each position so that
+    the machine's load falls on all alike (in reverse order at every other
+    position where ``alternate``, so that none always goes first)."""
+    times: list[list[float]] = [[] for _ in agents]
     with one_thread_for_products():  # as a worker or a game in the terminal reads it
-        for state, _ in chosen:
-            for agent, spent in zip(agents, times):
+        for k, (state, _) in enumerate(chosen):
+            order = list(range(len(agents)))
+            for index in reversed(order) if alternate and k % 2 else order:
                 position = state.clone()
                 started = time.perf_counter()
-                agent.step(position)
-                spent.append(time.perf_counter() - started)
+                agents[index].step(position)
+                times[index].append(time.perf_counter() - started)
+    return times
+
+
+def move_times(game: str, specs: list[str], count: int) -> list[tuple[str, list[float], list[float]]]:
+    """Each spec's seconds a decision on the same ``count`` positions
+    (:func:`times_in_turns`); with each position's stage."""
+    chosen = positions(game, count)
+    times = times_in_turns(chosen, [make(spec, seed=1) for spec in specs])
     return [(spec, spent, [stage for _, stage in chosen]) for spec, spent in zip(specs, times)]
 
 

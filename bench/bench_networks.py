@@ -23,15 +23,14 @@ import os
 import platform
 import statistics
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from bench_learned import positions  # noqa: E402
+from bench_learned import positions, times_in_turns  # noqa: E402
 from bench_random_play import cpu_model  # noqa: E402
 
 from tileworks.agents import AGENTS, parse_spec  # noqa: E402
 from tileworks.agents.learned import LearnedAgent  # noqa: E402
-from tileworks.agents.network import Network, one_thread_for_products  # noqa: E402
+from tileworks.agents.network import Network  # noqa: E402
 
 
 def main() -> None:
@@ -49,15 +48,7 @@ def main() -> None:
     agents = [AGENTS[name](seed=1, network=Network.load(path), **params) for path in args.networks]
     print(f"# {args.spec} in {args.game}, {args.count} positions; {cpu_model()}, "
           f"{platform.python_version()}, {datetime.date.today()}")
-    spent: list[list[float]] = [[] for _ in agents]
-    with one_thread_for_products():  # as a worker or a game in the terminal reads it
-        for k, (state, _stage) in enumerate(positions(args.game, args.count)):
-            order = range(len(agents)) if k % 2 == 0 else reversed(range(len(agents)))
-            for index in order:
-                position = state.clone()
-                started = time.perf_counter()
-                agents[index].step(position)
-                spent[index].append(time.perf_counter() - started)
+    spent = times_in_turns(positions(args.game, args.count), agents, alternate=True)
     first = statistics.mean(spent[0])
     for path, seconds in zip(args.networks, spent):
         print(f"{path}: mean {statistics.mean(seconds):.2f} s, median {statistics.median(seconds):.2f} s a move "
