@@ -1113,7 +1113,6 @@ def test_a_run_stopped_by_sigterm_or_sigint_checkpoints_and_the_same_command_res
         assert int(saved["__progress__"][0]) == kept + 2
 
 
-
 def test_a_run_trained_without_evaluations_is_evaluated_afterwards_as_it_would_have_been(tmp_path):
     """`tileworks train GAME --out DIR --evaluate` (a GPU sitting trains with
     no evaluations): the network as it stands plays each opponent, and the
