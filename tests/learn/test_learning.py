@@ -666,11 +666,19 @@ def test_a_resumed_run_trains_what_an_uninterrupted_one_does(tmp_path):
     straight.run()
     halves = Trainer(config(2), tmp_path / "halves")
     halves.run()
-    (tmp_path / "halves" / "network.npz").unlink()  # as in a fresh clone, which has the checkpoint only
+    # as if its two iterations had been trained on a lent GPU and the run then cloned here, which
+    # has the checkpoint only: the network made again from it names the device that trained it
+    checkpoint = tmp_path / "halves" / "checkpoint.npz"
+    with np.load(checkpoint) as arrays:
+        kept = {name: arrays[name] for name in arrays.files}
+    np.savez_compressed(checkpoint, **{**kept, "__device__": np.asarray("NVIDIA H200")})
+    (tmp_path / "halves" / "network.npz").unlink()
     resumed = Trainer(config(4), tmp_path / "halves")
     assert resumed.iteration == 2
-    assert Network.load(tmp_path / "halves" / "network").about["iterations"] == 2  # made again from it
+    made_again = Network.load(tmp_path / "halves" / "network").about
+    assert (made_again["iterations"], made_again["device"]) == (2, "NVIDIA H200")
     resumed.run()
+    assert resumed.network().about["device"] == jax.devices()[0].device_kind  # its last iterations trained here
     assert all(np.array_equal(straight.network().params[k], resumed.network().params[k]) for k in straight.params)
     assert resumed.decisions == straight.decisions
     with pytest.raises(ValueError, match=r"holds a run with other settings \(hidden\)"):

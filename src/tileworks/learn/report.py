@@ -29,6 +29,20 @@ def read_sittings(out: Path) -> list[dict[str, Any]]:
     return [row for row in _rows(out) if "settings" in row]
 
 
+def trained_on(sittings: list[dict[str, Any]], iteration: int, otherwise: str) -> str:
+    """The device that trained ``iteration``, as far as a run's sittings
+    say (each names the device it went on with), or ``otherwise``: for a
+    checkpoint written before checkpoints named their device.
+
+    >>> sittings = [{"iteration": 920, "device": "NVIDIA H200", "settings": {}, "were": {}},
+    ...             {"iteration": 937, "device": "cpu", "settings": {}, "were": {}}]
+    >>> trained_on(sittings, 937, "cpu"), trained_on(sittings, 938, "NVIDIA H200"), trained_on(sittings, 12, "cpu")
+    ('NVIDIA H200', 'cpu', 'cpu')
+    """
+    before = [row for row in sittings if row["iteration"] < iteration]
+    return before[-1]["device"] if before else otherwise
+
+
 def anchors(sittings: list[dict[str, Any]], anchor: float) -> list[tuple[int, float]]:
     """Which anchor held from which iteration on, given a run's sittings
     and its ``anchor`` now; a change made before an iteration was played

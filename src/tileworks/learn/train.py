@@ -39,7 +39,7 @@ import tileworks
 import tileworks.jax
 from tileworks.agents.network import Network, init_board_params, init_params
 from tileworks.learn.evaluate import Result, evaluate_against
-from tileworks.learn.report import describe_anchors, read_imitation, read_metrics, read_sittings
+from tileworks.learn.report import describe_anchors, read_imitation, read_metrics, read_sittings, trained_on
 from tileworks.learn.selfplay import make_functions, staggered
 
 
@@ -272,6 +272,8 @@ class Trainer:
         self.imitated = False
         #: the imitated agent's decisions, once played (for the anchor)
         self._teacher = None
+        #: the device that trained the run's last iteration (a run exported elsewhere names it, not the exporter)
+        self.device = jax.devices()[0].device_kind
         checkpoint = self.out / "checkpoint.npz"
         if checkpoint.exists():
             self._restore(checkpoint)
@@ -325,6 +327,7 @@ class Trainer:
         arrays["__progress__"] = np.asarray([self.iteration, self.decisions, self.finished], dtype=np.int64)
         arrays["__seconds__"] = np.asarray(self.seconds)
         arrays["__imitated__"] = np.asarray(self.imitated)
+        arrays["__device__"] = np.asarray(self.device)
         path = self.out / "checkpoint.npz"
         partial = self.out / "checkpoint.partial.npz"
         with open(partial, "wb") as handle:
@@ -343,6 +346,8 @@ class Trainer:
             self.iteration, self.decisions, self.finished = (int(v) for v in arrays["__progress__"])
             self.seconds = float(arrays["__seconds__"])
             self.imitated = bool(arrays["__imitated__"]) if "__imitated__" in arrays.files else False
+            self.device = (str(arrays["__device__"]) if "__device__" in arrays.files
+                           else trained_on(read_sittings(self.out), self.iteration, self.device))
         everything = jax.tree_util.tree_unflatten(structure, restored)
         self.params, self.opt_state, self.games, self.key = (everything[k] for k in ("params", "opt_state", "games", "key"))
         # the metrics of iterations after the checkpoint were never kept: forget their lines
@@ -360,7 +365,7 @@ class Trainer:
             "game": config.game, "options": config.options, "method": self._method(),
             "command": self.command, "seed": config.seed, "iterations": self.iteration,
             "decisions": self.decisions, "wall_seconds": round(self.seconds, 1),
-            "device": jax.devices()[0].device_kind, "jax": jax.__version__, "config": asdict(config),
+            "device": self.device, "jax": jax.__version__, "config": asdict(config),
             "observation_size": int(self.env.observation_shape[0]), "actions": int(self.env.num_actions),
         }
         if self.board is not None:
@@ -445,6 +450,7 @@ class Trainer:
         seconds = time.perf_counter() - started
         self.seconds += seconds
         self.imitated = True
+        self.device = jax.devices()[0].device_kind
         line = {"teacher": config.imitate, "games": config.imitate_games, "decisions": len(positions),
                 "epochs": config.imitate_epochs, "policy_loss": policy_loss, "value_loss": value_loss,
                 "seconds": round(seconds, 1)}
@@ -478,6 +484,7 @@ class Trainer:
         self._log({"iteration": iteration, "decisions": decisions, "games": finished,
                    "policy_loss": policy_loss, "value_loss": value_loss, "seconds": round(seconds, 2)})
         self.decisions, self.finished, self.seconds = decisions, finished, seconds
+        self.device = jax.devices()[0].device_kind
         self.iteration = iteration
         return Progress(iteration, config.iterations, decisions, finished, policy_loss, value_loss, seconds)
 
