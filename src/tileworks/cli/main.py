@@ -284,8 +284,9 @@ def arena(
     ray: Annotated[Optional[str], typer.Option(help=_("run on Ray: auto (this machine's cluster), local (start one here) or a cluster address"))] = None,
     record: Annotated[bool, typer.Option("--record", help=_("write the learned agent's result into the measured results of the network it played (the game's shipped one)"))] = False,
 ) -> None:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 
+    from tileworks.cli.progress import Progress
     from tileworks.arena import ArenaConfig, run
 
     try:
@@ -378,8 +379,9 @@ def ladder(
     option: Annotated[list[str], typer.Option("--option", "-o", help=_("game option KEY=VALUE (repeatable)"))] = [],  # noqa: B006
     ray: Annotated[Optional[str], typer.Option(help=_("run on Ray: auto (this machine's cluster), local (start one here) or a cluster address"))] = None,
 ) -> None:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 
+    from tileworks.cli.progress import Progress
     from tileworks.arena.ladder import LadderConfig, run_ladder
 
     try:

@@ -35,8 +35,9 @@ def run(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help=_("no progress display"))] = False,
     dry_run: Annotated[bool, typer.Option("--dry-run", help=_("check the study and show its plan (games and time), play nothing"))] = False,
 ) -> None:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+    from tileworks.cli.progress import Progress
     from tileworks.arena.runners import WorkerLost
     from tileworks.lab.run import run_study
     from tileworks.lab.study import StudyError, load_study

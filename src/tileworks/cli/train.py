@@ -50,8 +50,9 @@ def train(
         import jax  # noqa: F401
     except ImportError:
         fail(_("tileworks train needs the JAX extra: pip install 'tileworks[jax]'"))
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+    from tileworks.cli.progress import Progress
     from tileworks.agents import split_specs
     from tileworks.cli.main import parse_options
     from tileworks.learn.train import TrainConfig, Trainer
