@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 from typer.testing import CliRunner
@@ -42,15 +43,12 @@ def test_lines_come_at_most_once_a_minute_and_a_stop_says_where_the_work_got_to(
     assert console.file.getvalue().splitlines() == ["ladder  1/10", "ladder  4/10", "ladder  6/10"]
 
     console, clock = Console(file=io.StringIO(), width=100), Clock()
-    try:
-        with Progress(*columns, console=console, get_time=clock) as bar:
-            task = bar.add_task("train", total=10)
-            bar.update(task, completed=1)
-            clock.now = 5
-            bar.advance(task)
-            raise KeyboardInterrupt
-    except KeyboardInterrupt:
-        pass
+    with pytest.raises(KeyboardInterrupt), Progress(*columns, console=console, get_time=clock) as bar:
+        task = bar.add_task("train", total=10)
+        bar.update(task, completed=1)
+        clock.now = 5
+        bar.advance(task)  # within the minute: no line yet
+        raise KeyboardInterrupt
     assert console.file.getvalue().splitlines() == ["train  1/10", "train  2/10"]
 
 
