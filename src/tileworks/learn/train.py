@@ -209,6 +209,11 @@ def compiled_for(game: str, options: tuple[tuple[str, Any], ...], network: str, 
     return env, board, optimiser, play, learn, value_targets, jax.jit(jax.vmap(env.init))
 
 
+def this_device() -> str:
+    """The kind of device JAX trains on here (``cpu``, ``NVIDIA H200``)."""
+    return jax.devices()[0].device_kind
+
+
 class Trainer:
     """One run in ``out``: new, or resumed from its checkpoint."""
 
@@ -273,7 +278,7 @@ class Trainer:
         #: the imitated agent's decisions, once played (for the anchor)
         self._teacher = None
         #: the device that trained the run's last iteration (a run exported elsewhere names it, not the exporter)
-        self.device = jax.devices()[0].device_kind
+        self.device = this_device()
         checkpoint = self.out / "checkpoint.npz"
         if checkpoint.exists():
             self._restore(checkpoint)
@@ -315,7 +320,7 @@ class Trainer:
             self.games = jax.tree.map(lambda kept, new: jnp.concatenate([kept, new]), self.games, fresh)
         if not any(row["iteration"] == self.iteration for row in read_sittings(self.out)):  # (a resize not yet saved)
             self._log({"iteration": self.iteration, "settings": settings, "were": were,
-                       "device": jax.devices()[0].device_kind})
+                       "device": this_device()})
 
     def _everything(self) -> dict[str, Any]:
         return {"params": self.params, "opt_state": self.opt_state, "games": self.games, "key": self.key}
@@ -450,7 +455,7 @@ class Trainer:
         seconds = time.perf_counter() - started
         self.seconds += seconds
         self.imitated = True
-        self.device = jax.devices()[0].device_kind
+        self.device = this_device()
         line = {"teacher": config.imitate, "games": config.imitate_games, "decisions": len(positions),
                 "epochs": config.imitate_epochs, "policy_loss": policy_loss, "value_loss": value_loss,
                 "seconds": round(seconds, 1)}
@@ -484,7 +489,7 @@ class Trainer:
         self._log({"iteration": iteration, "decisions": decisions, "games": finished,
                    "policy_loss": policy_loss, "value_loss": value_loss, "seconds": round(seconds, 2)})
         self.decisions, self.finished, self.seconds = decisions, finished, seconds
-        self.device = jax.devices()[0].device_kind
+        self.device = this_device()
         self.iteration = iteration
         return Progress(iteration, config.iterations, decisions, finished, policy_loss, value_loss, seconds)
 
