@@ -53,6 +53,9 @@ if [ -d .whl ]; then
 fi
 # several runs share the GPU: each takes memory as it needs it, not three quarters of it up front
 export XLA_PYTHON_CLIENT_PREALLOCATE=false PYTHONUNBUFFERED=1
+# compiled programs kept on the machine (build/ is ignored, so it stays there between calls): a call
+# after the first loads them instead of compiling again, most of its first iteration
+export JAX_COMPILATION_CACHE_DIR=$PWD/build/jax-cache
 { nvidia-smi -L; python3 -c "import jax; print(jax.__version__, jax.devices())"; } >>"$log" 2>&1
 
 train() {
