@@ -594,8 +594,8 @@ def test_a_teachers_decisions_are_held_sparse_and_given_back_exactly():
     positions = Positions.of(game, "greedy", games=2, seed=0)
     seen = [decision for decisions, _results in teacher_games(game, "greedy", 2) for decision in decisions]
     assert len(positions) == len(seen) > 40
-    held = positions.observations
-    assert held.data.nbytes + held.indices.nbytes + held.indptr.nbytes < len(seen) * game.observation_tensor_size() * 4 / 50
+    held, dense = positions.observations, len(seen) * game.observation_tensor_size() * 4
+    assert held.data.nbytes + held.indices.nbytes + held.indptr.nbytes < dense / 50
     observations, legal, policy, _targets = positions.arrays(np.arange(len(seen)), game.num_distinct_actions(), slots=0)
     assert observations.dtype == np.float32
     for row, (state, action) in enumerate(seen):

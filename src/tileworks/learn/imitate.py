@@ -79,8 +79,8 @@ class Positions:
                 for number, (start, end) in enumerate(zip(cuts, cuts[1:]))]
         parts = sorted(LocalRunner(workers).results(_decisions_in_worker, jobs), key=lambda part: part[0])
         observations, legal, chosen, targets = zip(*(part[1] for part in parts))
-        return cls(sparse.vstack(observations, format="csr"), [ids for part in legal for ids in part], np.concatenate(chosen),
-                   np.concatenate(targets))
+        return cls(sparse.vstack(observations, format="csr"), [ids for part in legal for ids in part],
+                   np.concatenate(chosen), np.concatenate(targets))
 
     def arrays(self, indices: np.ndarray, actions: int, slots: int) -> tuple[np.ndarray, ...]:
         """The training loop's arrays for ``indices``: observations, legal
