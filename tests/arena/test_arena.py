@@ -11,7 +11,8 @@ from typer.testing import CliRunner
 
 import tileworks
 from tileworks.agents import make
-from tileworks.arena import ArenaConfig, ledger_path, read_ledger, record_path, run, seating, standing, wilson
+from tileworks.arena import (ArenaConfig, ledger_path, paired, read_ledger, record_path, run, seating, standing,
+                             wilson)
 from tileworks.cli.main import app
 from tileworks.core.records import load_record
 
@@ -226,6 +227,70 @@ def test_the_standing_of_a_folder_without_one_run_says_why(tmp_path):
     ledger_path(tmp_path / "a").write_text("\n".join(mixed) + "\n")
     with pytest.raises(ValueError, match="holds games of more than one run: game 3 differs from game 0"):
         standing(tmp_path / "a")
+
+
+def test_two_runs_on_the_same_deals_are_compared_game_by_game(tmp_path):
+    """Game i of two runs with the same game, options and seed is the same
+    deal with the same seating, so an agent can be compared with the agent
+    that sat in its place: greedy, put where random sat against greedy, does
+    better on every deal random lost, and a run compared with itself is the
+    same on every deal."""
+    greedy_first = run(config(tmp_path, out=tmp_path / "greedy"))
+    run(config(tmp_path, agents=["random", "greedy"], out=tmp_path / "random"))
+    shutil.copytree(tmp_path / "greedy", tmp_path / "again")
+    alike = paired(tmp_path / "greedy", tmp_path / "again")
+    assert alike["games"] == 6 and alike["indices"] == list(range(6))
+    for row in alike["agents"]:
+        assert (row["better"], row["same"], row["worse"], row["difference"], row["sign_test_p"]) == (0, 6, 0, 0.0, 1.0)
+    compared = paired(tmp_path / "greedy", tmp_path / "random")
+    greedy, other = compared["agents"]
+    assert (greedy["agent"], greedy["other"], other["agent"], other["other"]) == ("greedy", "random", "random", "greedy")
+    assert greedy_first["agents"][0]["wins"] == 6  # greedy won every game against random
+    lost_as_random = 6 - sum(line["returns"][(0 - line["index"]) % 2] for line in read_ledger(tmp_path / "random"))
+    assert (greedy["better"], greedy["worse"]) == (lost_as_random, 0) and greedy["better"] >= 5
+    assert greedy["difference"] == pytest.approx(lost_as_random / 6)
+    assert greedy["difference_95"][0] <= greedy["difference"] <= greedy["difference_95"][1] == 1.0
+    assert (other["better"], other["worse"]) == (0, greedy["better"])  # two seats: the other side of the same games
+    ledger = ledger_path(tmp_path / "random")
+    ledger.write_text("".join(line + "\n" for line in ledger.read_text().splitlines() if json.loads(line)["index"] < 4))
+    assert paired(tmp_path / "greedy", tmp_path / "random")["indices"] == [0, 1, 2, 3]
+
+
+def test_runs_on_other_deals_are_not_compared_game_by_game(tmp_path):
+    run(config(tmp_path, out=tmp_path / "a", games=2))
+    run(config(tmp_path, out=tmp_path / "b", games=2, seed=4))
+    with pytest.raises(ValueError, match="are not on the same deals: seed 3 against 4"):
+        paired(tmp_path / "a", tmp_path / "b")
+    run(config(tmp_path, out=tmp_path / "c", games=2, options={"goal": 9}))
+    with pytest.raises(ValueError, match="not on the same deals: options"):
+        paired(tmp_path / "a", tmp_path / "c")
+    shutil.copytree(tmp_path / "a", tmp_path / "later")
+    ledger = ledger_path(tmp_path / "later")
+    ledger.write_text("".join(json.dumps({**json.loads(line), "index": json.loads(line)["index"] + 2}) + "\n"
+                              for line in ledger.read_text().splitlines()))
+    with pytest.raises(ValueError, match="share no game: their ledgers hold 2 and 2 games"):
+        paired(tmp_path / "a", tmp_path / "later")
+    failed = CliRunner().invoke(app, ["standing", str(tmp_path / "a"), "--against", str(tmp_path / "b")])
+    assert failed.exit_code != 0 and "not on the same deals: seed 3 against 4" in failed.output
+    assert "Traceback" not in failed.output
+
+
+def test_the_standing_against_another_network_names_what_each_played_with(tmp_path):
+    cfg = config(tmp_path, agents=["net", "random"], games=2, options={})
+    run(cfg)
+    shutil.copytree(cfg.out, tmp_path / "old")
+    ledger = ledger_path(tmp_path / "old")
+    lines = [json.loads(line) for line in ledger.read_text().splitlines()]
+    ledger.write_text("".join(json.dumps({**line, "played_with": {"net": "network 0123456789ab"}}) + "\n"
+                              for line in lines))
+    net, rand = paired(cfg.out, tmp_path / "old")["agents"]
+    assert net["played_with"] == lines[0]["played_with"]["net"] and net["other_played_with"] == "network 0123456789ab"
+    assert "played_with" not in rand and "other_played_with" not in rand
+    shown = CliRunner().invoke(app, ["standing", str(cfg.out), "--against", str(tmp_path / "old")],
+                               env={"COLUMNS": "220"})
+    assert shown.exit_code == 0, shown.output
+    assert "game by game: 2 games on the same deals" in shown.output and "network 0123456789ab" in shown.output
+    assert re.search(r"│ net +│ net +│ 0 +│ 2 +│ 0 +│ \+0\.000 .*│ 1\.000", shown.output), shown.output
 
 
 def test_wilson_interval_contains_the_rate():

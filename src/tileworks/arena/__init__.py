@@ -294,6 +294,23 @@ def standing(out: Path) -> dict[str, Any]:
     Raises ValueError, naming the folder, where it has no ledger or holds the
     games of more than one run.
     """
+    config, lines = _held_run(out)
+    summary = summarise(config, [result_of(line) for _, line in sorted(lines.items())])
+    summary["indices"] = sorted(lines)
+    if _noted_with(lines):
+        summary["played_with"] = _noted_with(lines)
+    return summary
+
+
+def _noted_with(lines: dict[int, dict[str, Any]]) -> dict[str, str]:
+    """What a run's learned agents played with, as its ledger notes it (one
+    run's lines all note the same); empty where no line notes it."""
+    return next((line["played_with"] for _, line in sorted(lines.items()) if "played_with" in line), {})
+
+
+def _held_run(out: Path) -> tuple[RunConfig, dict[int, dict[str, Any]]]:
+    """The run a folder's ledger holds (its agents from the seating of its
+    games) and its lines by game index, checked to be of one run (see :func:`standing`)."""
     lines = {line["index"]: line for line in read_ledger(out)  # a game noted twice counts once
              if isinstance(line["index"], int) and line["index"] >= 0 and isinstance(line["seats"], list) and line["seats"]}
     if not lines:
@@ -315,11 +332,64 @@ def standing(out: Path) -> dict[str, Any]:
             raise ValueError(f"{out} holds games of more than one run: game {index} was played with "
                              f"{_described_with(line['played_with'])}, game {noted_with[0]['index']} with "
                              f"{_described_with(noted_with[0]['played_with'])}")
-    summary = summarise(config, [result_of(line) for _, line in sorted(lines.items())])
-    summary["indices"] = sorted(lines)
-    if noted_with:
-        summary["played_with"] = noted_with[0]["played_with"]
-    return summary
+    return config, lines
+
+
+def paired(out: Path, other: Path) -> dict[str, Any]:
+    """Two runs on the same deals compared game by game: the games both
+    ledgers hold, where the same index, game, options and seed give the same
+    seating and the same seeded chance, so the ``k``-th agent of one sits
+    where the other run's ``k``-th sits. Two rows against the same opponent,
+    one with a new network, are told apart with fewer games this way than
+    by their separate intervals, as the luck of a deal falls on both.
+
+    For each agent position, with this run's agent and the other's (and
+    what each played with, where the ledgers note it): the games it did ``better``, the ``same`` and ``worse`` (by its return: a
+    shared win is between), the mean difference of its returns with a 95%
+    interval (normal), and the exact two-sided sign test's p-value on the
+    games that differ. Raises ValueError, naming both folders, where the
+    runs are not on the same deals or share no game.
+    """
+    mine, my_lines = _held_run(out)
+    theirs, their_lines = _held_run(other)
+    for what, here, there in (("game", mine.game, theirs.game), ("seed", mine.seed, theirs.seed),
+                              ("options", run_identity(mine)["options"], run_identity(theirs)["options"])):
+        if here != there:
+            raise ValueError(f"{out} and {other} are not on the same deals: {what} {here} against {there}")
+    common = sorted(set(my_lines) & set(their_lines))
+    if not common:
+        raise ValueError(f"{out} and {other} share no game: their ledgers hold {len(my_lines)} and "
+                         f"{len(their_lines)} games, none of the same number")
+    n, agents = len(mine.agents), []
+    my_with, their_with = _noted_with(my_lines), _noted_with(their_lines)
+    for k in range(n):
+        differences = [my_lines[i]["returns"][(k - i) % n] - their_lines[i]["returns"][(k - i) % n] for i in common]
+        better, worse = sum(d > 0 for d in differences), sum(d < 0 for d in differences)
+        mean = statistics.fmean(differences)
+        spread = 1.96 * statistics.stdev(differences) / math.sqrt(len(differences)) if len(differences) > 1 else 2.0
+        row = {"agent": mine.agents[k], "other": theirs.agents[k], "better": better,
+               "same": len(differences) - better - worse, "worse": worse, "difference": mean,
+               "difference_95": [max(-1.0, mean - spread), min(1.0, mean + spread)],
+               "sign_test_p": sign_test(better, worse)}
+        if mine.agents[k] in my_with:
+            row["played_with"] = my_with[mine.agents[k]]
+        if theirs.agents[k] in their_with:
+            row["other_played_with"] = their_with[theirs.agents[k]]
+        agents.append(row)
+    return {"with": str(other), "games": len(common), "indices": common, "agents": agents}
+
+
+def sign_test(better: int, worse: int) -> float:
+    """The exact two-sided sign test's p-value: how likely a split at least
+    as uneven as ``better`` to ``worse`` is where each is as likely as the other.
+
+    >>> round(sign_test(14, 8), 3), sign_test(5, 5), round(sign_test(10, 0), 4)
+    (0.286, 1.0, 0.002)
+    """
+    n, fewer = better + worse, min(better, worse)
+    if n == 0:
+        return 1.0
+    return min(1.0, 2 * sum(math.comb(n, i) for i in range(fewer + 1)) / 2 ** n)
 
 
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:

@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 import tileworks
 from tileworks.agents import check_plays, split_specs
@@ -346,11 +347,14 @@ def arena(
                                 "after; plays nothing."))
 def standing_command(
     out: Annotated[Path, typer.Argument(help=_("the run's folder (its --out)"))],
+    against: Annotated[Optional[Path], typer.Option("--against", help=_("another run's folder on the same deals (game, options, seed): compare the two game by game"))] = None,
 ) -> None:
+    from tileworks.arena import paired
     from tileworks.arena import standing as ledger_standing  # not learned.standing, a network's results
 
     try:
         summary = ledger_standing(out)
+        compared = paired(out, against) if against is not None else None
     except ValueError as exc:
         _fail(str(exc))
     console = Console()
@@ -359,6 +363,30 @@ def standing_command(
     console.print(_("Games in the ledger: {indices} (seed {seed}; options {options})",
                     indices=number_ranges(summary["indices"]), seed=summary["seed"], options=options))
     _print_played_with(console, summary)
+    if compared is not None:
+        console.print(_paired_table(compared))
+
+
+def _paired_table(compared: dict[str, Any]) -> Table:
+    """Two runs on the same deals, game by game: each agent position's games better, the same and worse than
+    in the other run, the mean difference of its returns and the sign test."""
+    table = Table(title=_("Against {other}, game by game: {games} games on the same deals",
+                          other=compared["with"], games=compared["games"]))
+    for column in (_("agent"), _("in the other run"), _("better"), _("same"), _("worse"),
+                   _("win rate difference (95% CI)"), _("sign test p")):
+        table.add_column(column, overflow="fold")
+    for a in compared["agents"]:
+        low, high = a["difference_95"]
+        table.add_row(_with_what(a["agent"], a.get("played_with")), _with_what(a["other"], a.get("other_played_with")),
+                      str(a["better"]), str(a["same"]), str(a["worse"]),
+                      f"{a['difference']:+.3f} ({low:+.2f} to {high:+.2f})", f"{a['sign_test_p']:.3f}")
+    return table
+
+
+def _with_what(spec: str, played_with: str | None) -> Text:
+    """An agent's spec, with what it played with beneath where the ledger notes it (a spec may name
+    two agents: a network replaced between two runs)."""
+    return Text(spec if played_with is None else f"{spec}\n{played_with}")
 
 
 def _print_played_with(console: Console, summary: dict[str, Any]) -> None:
