@@ -344,10 +344,11 @@ def paired(out: Path, other: Path) -> dict[str, Any]:
     by their separate intervals, as the luck of a deal falls on both.
 
     For each agent position, with this run's agent and the other's (and
-    what each played with, where the ledgers note it): the games it did ``better``, the ``same`` and ``worse`` (by its return: a
-    shared win is between), the mean difference of its returns with a 95%
-    interval (normal), and the exact two-sided sign test's p-value on the
-    games that differ. Raises ValueError, naming both folders, where the
+    what each played with, where the ledgers note it): the games it did
+    ``better``, the ``same`` and ``worse`` (by its return: a shared win is
+    between), the mean difference of its returns with a 95% interval
+    (normal), and the exact two-sided sign test's p-value on the games
+    that differ. Raises ValueError, naming both folders, where the
     runs are not on the same deals or share no game.
     """
     mine, my_lines = _held_run(out)
