@@ -297,8 +297,9 @@ def standing(out: Path) -> dict[str, Any]:
     config, lines = _held_run(out)
     summary = summarise(config, [result_of(line) for _, line in sorted(lines.items())])
     summary["indices"] = sorted(lines)
-    if _noted_with(lines):
-        summary["played_with"] = _noted_with(lines)
+    played = _noted_with(lines)
+    if played:
+        summary["played_with"] = played
     return summary
 
 
@@ -353,10 +354,10 @@ def paired(out: Path, other: Path) -> dict[str, Any]:
     """
     mine, my_lines = _held_run(out)
     theirs, their_lines = _held_run(other)
-    for what, here, there in (("game", mine.game, theirs.game), ("seed", mine.seed, theirs.seed),
-                              ("options", run_identity(mine)["options"], run_identity(theirs)["options"])):
-        if here != there:
-            raise ValueError(f"{out} and {other} are not on the same deals: {what} {here} against {there}")
+    here, there = run_identity(mine), run_identity(theirs)  # the game, its options and the seed fix the deals
+    for what in here:
+        if here[what] != there[what]:
+            raise ValueError(f"{out} and {other} are not on the same deals: {what} {here[what]} against {there[what]}")
     common = sorted(set(my_lines) & set(their_lines))
     if not common:
         raise ValueError(f"{out} and {other} share no game: their ledgers hold {len(my_lines)} and "
