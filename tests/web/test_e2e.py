@@ -195,7 +195,6 @@ def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_tr
     # each game's standing (from its network's measured rows) and the order its seat lists, strongest first:
     # Tuileries', Tiles' and KILN's alpha beat mcts:medium; their net beat random alone
     above_medium = ({"net": "random", "alpha": "mcts:medium"}, ["mcts:hard", "alpha", "mcts:medium", "greedy", "net"])
-    expected = {"tuileries": above_medium, "tiles": above_medium, "kiln": above_medium}
 
     def listed(about: dict, stands: dict, order: list[str]) -> list[str]:
         """The seat's choices, once the network's standing and their order are as expected, alpha's measured."""
@@ -210,10 +209,10 @@ def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_tr
         (_, about), = [found for found in networks_of("azul") if found[1]["options"]["players"] == players]
         return about
 
-    for game, (stands, order) in expected.items():
+    for game in ("tuileries", "tiles", "kiln"):
         page.select_option("#game", game)
         (_, about), = networks_of(game)
-        _assert_learned_placed_where_measured(listed(about, stands, order), about)
+        _assert_learned_placed_where_measured(listed(about, *above_medium), about)
     page.select_option("#game", "azul")
     values = page.eval_on_selector_all(seat + " option", choices)
     levels = [value for value in values[2:] if value not in ("alpha", "net")]
