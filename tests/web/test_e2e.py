@@ -182,7 +182,8 @@ def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_tr
     measured yet on top, saying so: Block Dominoes' alpha); for 3 and 4 players their own
     networks place them again;
     with the grey wall no network fits and those two cannot be chosen.
-    Tuileries', Tiles' and KILN's ``alpha`` beat ``mcts:medium`` and are
+    Azul's 2-player ``alpha`` beat ``mcts:expert`` and is the first
+    computer player listed. Tuileries', Tiles' and KILN's ``alpha`` beat ``mcts:medium`` and are
     listed just above it; their ``net`` beat random alone and is listed
     between random and greedy."""
     from tileworks.agents.learned import LEVEL_LADDER, networks_of, standing
@@ -218,7 +219,9 @@ def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_tr
     levels = [value for value in values[2:] if value not in ("alpha", "net")]
     assert levels == list(reversed(LEVEL_LADDER)), values
     about = azul_network(2)
-    assert standing(about)["net"] == "mcts:easy"
+    # alpha beat mcts:expert over 200 games at its default budget: the first computer player listed
+    assert standing(about) == {"net": "mcts:easy", "alpha": "mcts:expert"}
+    assert values[2] == "alpha", values
     _assert_learned_placed_where_measured(values, about)
     assert page.text_content(seat + " option[value=alpha]") == "computer (trained network and search)"
     enabled = "(select) => [...select.options].filter((o) => !o.disabled).map((o) => o.value)"
