@@ -42,8 +42,8 @@ def test_games_lists_kiln_with_its_options():
     for listing in (tuileries, tiles):
         assert "alpha (between mcts:medium and the level above)" in " ".join(listing.split())
         assert "net (between random and the level above)" in " ".join(listing.split())
-    # KILN's alpha beat mcts:medium over 200 games (0.73, with rollout leaves); its net beat only random
-    assert "alpha (between mcts:medium and the level above); net (between random and the level above)" in " ".join(
+    # KILN's alpha beat mcts:hard over 200 games at its default budget (0.625, 2026-12-05); its net beat only random
+    assert "alpha (between mcts:hard and the level above); net (between random and the level above)" in " ".join(
         kiln.split())
 
 

@@ -194,8 +194,9 @@ def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_tr
     seat = "#seats select[name=seat1]"
     choices = "options => options.map((o) => o.value)"
     # each game's standing (from its network's measured rows) and the order its seat lists, strongest first:
-    # Tuileries', Tiles' and KILN's alpha beat mcts:medium; their net beat random alone
+    # Tuileries' and Tiles' alpha beat mcts:medium, KILN's mcts:hard; their net beat random alone
     above_medium = ({"net": "random", "alpha": "mcts:medium"}, ["mcts:hard", "alpha", "mcts:medium", "greedy", "net"])
+    above_hard = ({"net": "random", "alpha": "mcts:hard"}, ["mcts:expert", "alpha", "mcts:hard", "greedy", "net"])
 
     def listed(about: dict, stands: dict, order: list[str]) -> list[str]:
         """The seat's choices, once the network's standing and their order are as expected, alpha's measured."""
@@ -210,10 +211,10 @@ def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_tr
         (_, about), = [found for found in networks_of("azul") if found[1]["options"]["players"] == players]
         return about
 
-    for game in ("tuileries", "tiles", "kiln"):
+    for game, placed in (("tuileries", above_medium), ("tiles", above_medium), ("kiln", above_hard)):
         page.select_option("#game", game)
         (_, about), = networks_of(game)
-        _assert_learned_placed_where_measured(listed(about, *above_medium), about)
+        _assert_learned_placed_where_measured(listed(about, *placed), about)
     page.select_option("#game", "azul")
     values = page.eval_on_selector_all(seat + " option", choices)
     levels = [value for value in values[2:] if value not in ("alpha", "net")]
