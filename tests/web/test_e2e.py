@@ -183,9 +183,10 @@ def test_the_learned_players_are_offered_where_they_stand_where_a_network_was_tr
     networks place them again;
     with the grey wall no network fits and those two cannot be chosen.
     Azul's 2-player ``alpha`` beat ``mcts:expert`` and is the first
-    computer player listed. Tuileries', Tiles' and KILN's ``alpha`` beat
-    ``mcts:medium`` and are listed just above it; their ``net`` beat random
-    alone and is listed between random and greedy."""
+    computer player listed. KILN's ``alpha`` beat ``mcts:hard`` and is
+    listed just above it; Tuileries' and Tiles' beat ``mcts:medium`` and
+    are listed just above that. Their ``net`` beat random alone and is
+    listed between random and greedy."""
     from tileworks.agents.learned import LEVEL_LADDER, networks_of, standing
 
     page = browser.new_page()
