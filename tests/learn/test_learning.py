@@ -1260,7 +1260,7 @@ def test_the_arena_records_a_learned_agents_result_beside_its_network(kiln_netwo
 
     before = json.loads(kiln_networks_elsewhere.read_text(encoding="utf-8"))["measured"]
     assert {(row["agent"], row["opponent"]) for row in before} == {
-        ("net", "random"), ("net", "greedy"), ("net", "mcts:medium"), ("alpha", "mcts:medium")}
+        ("net", "random"), ("net", "greedy"), ("net", "mcts:medium"), ("alpha", "mcts:medium"), ("alpha", "mcts:hard")}
     result = CliRunner().invoke(app, ["arena", "kiln", "--agents", "net,random", "--games", "4", "--seed", "5",
                                       "--out", str(tmp_path / "arena"), "--record"])
     assert result.exit_code == 0, result.output
