@@ -3,18 +3,18 @@ plugin's): ``make test`` runs one pytest worker a core."""
 
 from __future__ import annotations
 
-import os
-
 
 def pytest_configure(config):
-    """NumPy's matrix products on one thread, here and in the processes the
-    tests start. Each worker has a core; BLAS's own threads would only take
-    turns with the other worker's tests, and a network reading one position
-    at a time (the learned agents' tests) then ran six times slower
-    (docs/performance.md, "One BLAS thread a test worker")."""
+    """NumPy's matrix products on one thread in each test process. Each
+    worker has a core; BLAS's own threads would only take turns with the
+    other worker's tests, and a network reading one position at a time (the
+    learned agents' tests) then ran four to five times slower
+    (docs/performance.md, "One BLAS thread a test worker"). Not set in the
+    environment: the tests that check that the arena's, the lab's and the
+    server's workers hold one thread themselves start them from a process
+    with more."""
     from threadpoolctl import threadpool_limits
 
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     config._blas_threads = threadpool_limits(1, user_api="blas")
 
 
