@@ -13,9 +13,9 @@ def pytest_configure(config):
     environment: the tests that check that the arena's, the lab's and the
     server's workers hold one thread themselves start them from a process
     with more."""
-    from threadpoolctl import threadpool_limits
+    from tileworks.agents.network import one_thread_for_products
 
-    config._blas_threads = threadpool_limits(1, user_api="blas")
+    config._blas_threads = one_thread_for_products()
 
 
 def pytest_unconfigure(config):
