@@ -55,6 +55,17 @@ class Api:
         return {"X-Seat-Token": ",".join(tokens)} if tokens else {}
 
 
+#: argon2id's least settings: the servers the tests start in-process hash
+#: passwords with these, so that a test pays for its logins in milliseconds;
+#: the real settings have tests of their own (test_accounts.py)
+CHEAP_PASSWORDS = {"password_memory_kib": 32, "password_passes": 1}
+
+
+def server_app(db_url, **settings):
+    """The server as tests run it in-process: one AI worker, cheap password hashes."""
+    return create_app(db_url=db_url, **{"ai_workers": 1, **CHEAP_PASSWORDS, **settings})
+
+
 @pytest.fixture(scope="session")
 def postgres():
     """A real PostgreSQL server (Debian's), started once per test process."""
@@ -84,7 +95,7 @@ def db_url(request, tmp_path):
 
 @pytest.fixture
 def client(db_url):
-    with TestClient(create_app(db_url=db_url, ai_workers=1)) as client:
+    with TestClient(server_app(db_url)) as client:
         yield client
 
 

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import time
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
 
 from tileworks.server import create_app
 
-from .conftest import Api
+from .conftest import Api, server_app
+from .test_restart import Server
 
 PASSWORD = "violet kiln tortoise 42"
 
@@ -117,7 +120,7 @@ def test_failed_logins_slow_down_per_name_and_address(client):
 
 
 def test_an_address_is_limited_across_names(db_url):
-    with TestClient(create_app(db_url=db_url, ai_workers=1)) as client:
+    with TestClient(server_app(db_url)) as client:
         register(client, "barbara")
         spray = new_client(client, address="198.51.100.7")
         for n in range(30):  # one guess at each of thirty names
@@ -184,9 +187,52 @@ def test_logging_out_ends_the_session_on_the_server(client):
     assert thief.get("/api/session").json() == {"username": None}
 
 
+def stored_hash(client, username):
+    """The password hash the server's database keeps for ``username``."""
+    return client.app.state.accounts.store.password_of(username)[1]
+
+
+def test_passwords_are_hashed_with_rfc_9106s_low_memory_argon2id_by_default(db_url):
+    with TestClient(create_app(db_url=db_url, ai_workers=1)) as client:
+        register(client, "ada")
+        assert stored_hash(client, "ada").startswith("$argon2id$v=19$m=65536,t=3,p=4$")
+        assert login(new_client(client), "ada").status_code == 200
+        assert login(new_client(client), "ada", "violet kiln tortoise 43").status_code == 401
+
+
+def test_an_account_moves_to_new_hash_settings_at_its_next_login(db_url):
+    with TestClient(server_app(db_url)) as client:  # the suite's cheap settings: 32 KiB, one pass
+        register(client, "ada")
+        old = stored_hash(client, "ada")
+    assert old.startswith("$argon2id$v=19$m=32,t=1,p=4$")
+    with TestClient(server_app(db_url, password_memory_kib=64, password_passes=2)) as client:
+        assert login(client, "ada", "violet kiln tortoise 43").status_code == 401
+        assert stored_hash(client, "ada") == old  # a wrong password moves nothing
+        assert login(client, "ada").status_code == 200
+        moved = stored_hash(client, "ada")
+        assert moved.startswith("$argon2id$v=19$m=64,t=2,p=4$")
+        assert login(new_client(client), "ada").status_code == 200
+        assert stored_hash(client, "ada") == moved  # moved once
+
+
+def test_the_serve_command_hashes_with_the_settings_it_is_given(tmp_path):
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    server = Server(url, extra=["--password-memory", "1", "--password-passes", "2"]).start()
+    try:
+        made = httpx.post(f"{server.url}/api/accounts", json={"username": "ada", "password": PASSWORD}, timeout=10)
+        assert made.status_code == 201, made.text
+    finally:
+        server.kill()
+    engine = create_engine(url)
+    with engine.connect() as conn:
+        (stored,) = conn.execute(text("SELECT password_hash FROM accounts")).one()
+    engine.dispose()
+    assert stored.startswith("$argon2id$v=19$m=1024,t=2,p=4$")
+
+
 def test_sessions_expire(db_url):
     lifetime = 5  # seconds: a login and a game's creation fit in it on a busy machine (1 s once did not, in CI)
-    with TestClient(create_app(db_url=db_url, ai_workers=1, session_seconds=lifetime)) as client:
+    with TestClient(server_app(db_url, session_seconds=lifetime)) as client:
         register(client, "margaret")
         signed_in = time.monotonic()  # no earlier than the session began
         game = Api(client).create("kiln", ["human", "random"])

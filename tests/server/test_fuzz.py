@@ -20,8 +20,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tileworks.server import create_app
-
 from .test_restart import Server
 
 ROOT = Path(__file__).parents[2]
@@ -78,10 +76,10 @@ def test_arbitrary_moves_are_refused_cleanly_or_legal(api_module, move, ply):
 def api_module(tmp_path_factory):
     from fastapi.testclient import TestClient
 
-    from .conftest import Api
+    from .conftest import Api, server_app
 
     url = f"sqlite:///{tmp_path_factory.mktemp('moves') / 'games.db'}"
-    with TestClient(create_app(db_url=url, ai_workers=1)) as client:
+    with TestClient(server_app(url)) as client:
         api = Api(client)
         created = api.create("kiln", ["human", "human"])
         yield api, created["id"], {s["seat"]: s["token"] for s in created["seats"]}

@@ -9,9 +9,8 @@ import time
 
 from fastapi.testclient import TestClient
 
-from tileworks.server import create_app
 
-from .conftest import Api
+from .conftest import Api, server_app
 from .test_accounts import new_client, register
 
 
@@ -58,7 +57,7 @@ def test_a_rematch_waiting_for_its_players_is_not_open_to_join(api):
 
 
 def test_a_game_nobody_touches_ends_as_abandoned_and_says_so(db_url):
-    with TestClient(create_app(db_url=db_url, ai_workers=1, abandon_after=1.0)) as client:
+    with TestClient(server_app(db_url, abandon_after=1.0)) as client:
         api = Api(client)
         left = api.create("azul", ["human", "mcts:easy"])  # the person never comes back
         timed = client.post("/api/games", json={"game": "azul", "players": ["human", "human"],

@@ -9,8 +9,7 @@ import time
 
 from fastapi.testclient import TestClient
 
-from tileworks.server import create_app
-
+from .conftest import server_app
 from .test_accounts import new_client, register
 
 
@@ -142,12 +141,12 @@ def test_a_rated_rematch_keeps_each_seat_with_its_account(client):
 
 
 def test_ratings_survive_a_restart(db_url):
-    with TestClient(create_app(db_url=db_url, ai_workers=1)) as client:
+    with TestClient(server_app(db_url)) as client:
         register(client, "grace")
         heidi = new_client(client)
         register(heidi, "heidi")
         play_out([client, heidi], rated_game_between(client, heidi))
         before = client.get("/api/leaderboard/tuileries").json()
     assert len(before) == 2
-    with TestClient(create_app(db_url=db_url, ai_workers=1)) as client:
+    with TestClient(server_app(db_url)) as client:
         assert client.get("/api/leaderboard/tuileries").json() == before

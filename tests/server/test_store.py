@@ -8,14 +8,13 @@ from concurrent.futures import ThreadPoolExecutor
 from fastapi.testclient import TestClient
 from sqlalchemy import event
 
-from tileworks.server import create_app
 from tileworks.server.store import Store, connect
 
-from .conftest import Api
+from .conftest import Api, server_app
 
 
 def test_an_append_on_a_stale_version_writes_nothing(db_url):
-    with TestClient(create_app(db_url=db_url, ai_workers=1)) as client:
+    with TestClient(server_app(db_url)) as client:
         game_id = Api(client).create("kiln", ["human", "human"])["id"]
     store = Store(connect(db_url))
     row, history, _ = store.load(game_id)
@@ -26,8 +25,8 @@ def test_an_append_on_a_stale_version_writes_nothing(db_url):
 
 
 def test_two_servers_on_one_database_cannot_both_take_a_turn(db_url):
-    with TestClient(create_app(db_url=db_url, ai_workers=1)) as first, \
-            TestClient(create_app(db_url=db_url, ai_workers=1)) as second:
+    with TestClient(server_app(db_url)) as first, \
+            TestClient(server_app(db_url)) as second:
         a, b = Api(first), Api(second)
         created = a.create("kiln", ["human", "human"])
         game_id, tokens = created["id"], {s["seat"]: s["token"] for s in created["seats"]}
@@ -47,7 +46,7 @@ def test_players_moving_at_once_share_the_connections_the_server_keeps_open(post
     moment and closed again (each new connection costs PostgreSQL a backend
     process; on SQLite it is a file opened in microseconds)."""
     db_url = postgres.new_database("moving_at_once")
-    with TestClient(create_app(db_url=db_url, ai_workers=1)) as client:
+    with TestClient(server_app(db_url)) as client:
         api, store = Api(client), client.app.state.hub.store
         games = [api.create("azul", ["human", "human"]) for _ in range(40)]
         opened, closed = [], []
@@ -77,7 +76,7 @@ def test_on_postgresql_a_move_is_one_statement_and_every_write_is_announced_by_i
     from tileworks.server.store import CHANNEL
 
     db_url = postgres.new_database("announced")
-    with TestClient(create_app(db_url=db_url, ai_workers=1)) as client:
+    with TestClient(server_app(db_url)) as client:
         game_id = Api(client).create("kiln", ["human", "human"])["id"]
     mine, theirs = Store(connect(db_url)), Store(connect(db_url))
     row, history, _ = mine.load(game_id)
@@ -100,7 +99,7 @@ def test_on_postgresql_a_move_is_one_statement_and_every_write_is_announced_by_i
 
 
 def test_idle_games_leave_memory_and_come_back_from_the_store(db_url):
-    app = create_app(db_url=db_url, ai_workers=1)
+    app = server_app(db_url)
     with TestClient(app) as client:
         api = Api(client)
         hub = client.app.state.hub
@@ -160,7 +159,7 @@ def test_schema_3_gets_move_counts_placings_and_ratings_from_people_only(tmp_pat
     from .test_accounts import new_client, register
 
     url = f"sqlite:///{tmp_path / 'three.db'}"
-    with TestClient(create_app(db_url=url, ai_workers=1)) as client:
+    with TestClient(server_app(url)) as client:
         register(client, "kim")
         lee = new_client(client)
         register(lee, "lee")
@@ -186,7 +185,7 @@ def test_schema_3_gets_move_counts_placings_and_ratings_from_people_only(tmp_pat
         conn.execute(text("ALTER TABLE games DROP COLUMN revision"))
         conn.execute(text("UPDATE meta SET value = '3' WHERE key = 'schema'"))
     engine.dispose()
-    with TestClient(create_app(db_url=url, ai_workers=1)) as client:
+    with TestClient(server_app(url)) as client:
         assert client.get("/api/leaderboard/tuileries").json() == board  # made again from the game between people
         assert [row["games"] for row in board] == [1, 1]
         games = {g["id"]: g for g in client.get("/api/games").json()}

@@ -460,6 +460,11 @@ def serve(
         min=0.0001, help=_("days without a move after which a game with no running clock ends as abandoned"))] = 7.0,
     workers: Annotated[int, typer.Option(
         min=1, max=64, help=_("server processes sharing the port and the database (more than 1 needs PostgreSQL)"))] = 1,
+    password_memory: Annotated[Optional[int], typer.Option(
+        min=1, help=_("MiB of memory argon2id hashes each password with (RFC 9106: 64 with 3 passes, "
+                      "or 2048 with 1)"))] = None,
+    password_passes: Annotated[Optional[int], typer.Option(
+        min=1, help=_("argon2id's passes over that memory; accounts move to new settings at their next login"))] = None,
 ) -> None:
     from tileworks.server import create_app, transport
     from tileworks.server.app import MAX_FRAME, SETTINGS_VARIABLE
@@ -467,6 +472,10 @@ def serve(
 
     url = db or default_url(data)
     settings = {"db_url": url, "ai_workers": ai_workers, "abandon_after": abandon_after * 24 * 3600}
+    if password_memory is not None:  # else the server's default, RFC 9106's low-memory settings
+        settings["password_memory_kib"] = password_memory * 1024
+    if password_passes is not None:
+        settings["password_passes"] = password_passes
     try:
         if workers > 1 and not url.startswith("postgresql"):
             raise ValueError(_("--workers {workers} needs a PostgreSQL database (--db postgresql+psycopg://...): "

@@ -50,9 +50,33 @@ JUDGED_LENGTH = 72
 #: a guest's display name
 MAX_NAME = 24
 
-HASHER = PasswordHasher()
-#: hashed once, checked against when no account has the name, so that both answers cost the same
-_NOBODY = HASHER.hash(secrets.token_urlsafe(16))
+#: argon2id's memory (KiB) and passes by default: RFC 9106's second
+#: recommended option, for servers that cannot spare 2 GiB a login
+PASSWORD_MEMORY_KIB = 64 * 1024
+PASSWORD_PASSES = 3
+#: argon2id's lanes, as both of RFC 9106's recommended options have
+PASSWORD_LANES = 4
+
+
+def password_hasher(memory_kib: int = PASSWORD_MEMORY_KIB, passes: int = PASSWORD_PASSES) -> PasswordHasher:
+    """argon2id with ``memory_kib`` of memory and ``passes`` over it: the
+    defaults are RFC 9106's low-memory settings; an operator tunes them to
+    the server (a login costs one hash), and each account's hash moves to
+    the new settings at its next login.
+
+    >>> password_hasher().hash("violet kiln tortoise 42")[:31]
+    '$argon2id$v=19$m=65536,t=3,p=4$'
+    >>> password_hasher(memory_kib=16)
+    Traceback (most recent call last):
+    ...
+    ValueError: argon2id needs at least 32 KiB of memory (8 for each of its 4 lanes), not 16
+    """
+    if memory_kib < 8 * PASSWORD_LANES:
+        raise ValueError(f"argon2id needs at least {8 * PASSWORD_LANES} KiB of memory "
+                         f"(8 for each of its {PASSWORD_LANES} lanes), not {memory_kib}")
+    if passes < 1:
+        raise ValueError(f"argon2id makes at least 1 pass over its memory, not {passes}")
+    return PasswordHasher(time_cost=passes, memory_cost=memory_kib, parallelism=PASSWORD_LANES)
 
 
 def check_username(username: str) -> str:
@@ -174,12 +198,16 @@ class Accounts:
     and each address has at most ``per_address`` failures within ``window``
     seconds, so that failures from one address never keep the right
     password out from another. Each address may create at most
-    ``registrations`` accounts within ``registration_window`` seconds."""
+    ``registrations`` accounts within ``registration_window`` seconds.
+    Passwords are hashed by ``hasher`` (default: :func:`password_hasher`)."""
 
     def __init__(self, store: Store, per_address: int = 30, window: float = 900.0,
                  registrations: int = 5, registration_window: float = 3600.0,
-                 session_seconds: float = SESSION_SECONDS):
+                 session_seconds: float = SESSION_SECONDS, hasher: PasswordHasher | None = None):
         self.store = store
+        self.hasher = hasher or password_hasher()
+        #: checked against when no account has the name, so that both answers cost the same
+        self.nobody = self.hasher.hash(secrets.token_urlsafe(16))
         self.by_pair = Backoff()
         self.by_address = RateLimit(per_address, window)
         self.new_accounts = RateLimit(registrations, registration_window)
@@ -194,7 +222,7 @@ class Accounts:
             raise ServerError(429, _("too many new accounts from this address: try again in {wait}",
                                      wait=wait_text(wait)), retry_after=wait)
         self.new_accounts.add(address, now)  # the hash below is the costly part, taken or not
-        account = self.store.create_account(username, key, HASHER.hash(password))
+        account = self.store.create_account(username, key, self.hasher.hash(password))
         if account is None:
             raise ServerError(409, _("the username {name} is taken", name=username))
         return account
@@ -210,7 +238,7 @@ class Accounts:
                               retry_after=wait)
         found = self.store.password_of(key) if len(password) <= MAX_PASSWORD else None
         try:
-            HASHER.verify(found[1] if found else _NOBODY, password[:MAX_PASSWORD])
+            self.hasher.verify(found[1] if found else self.nobody, password[:MAX_PASSWORD])
             ok = found is not None
         except (VerificationError, InvalidHashError):
             ok = False
@@ -220,8 +248,8 @@ class Accounts:
             raise ServerError(401, _("wrong username or password"))
         account, stored_hash = found
         self.by_pair.forget((key, address))
-        if HASHER.check_needs_rehash(stored_hash):
-            self.store.set_password(account.id, HASHER.hash(password))
+        if self.hasher.check_needs_rehash(stored_hash):
+            self.store.set_password(account.id, self.hasher.hash(password))
         token = new_session_token()
         self.store.add_session(token_hash(token), account.id, self.session_seconds)
         return account, token

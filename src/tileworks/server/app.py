@@ -38,8 +38,9 @@ from tileworks.core.i18n import LANGUAGES, _, current_language, language, negoti
 from tileworks.core.registry import GameInfo, registered_games
 from tileworks.core import SPECTATOR
 from tileworks.core.text import seat_name
-from tileworks.server.accounts import (MAX_NAME, MAX_PASSWORD, MIN_PASSWORD, SESSION_COOKIE, SESSION_SECONDS,
-                                       USERNAME, Accounts, check_username)
+from tileworks.server.accounts import (MAX_NAME, MAX_PASSWORD, MIN_PASSWORD, PASSWORD_MEMORY_KIB, PASSWORD_PASSES,
+                                       SESSION_COOKIE, SESSION_SECONDS, USERNAME, Accounts, check_username,
+                                       password_hasher)
 from tileworks.server.clocks import check_clock
 from tileworks.server.errors import ServerError
 from tileworks.agents import spec_pattern
@@ -295,18 +296,22 @@ def app_from_environment() -> FastAPI:
 
 
 def create_app(db_url: str | None = None, data_dir: str = "data", ai_workers: int = 2,
-               session_seconds: float = SESSION_SECONDS, abandon_after: float = ABANDON_AFTER) -> FastAPI:
+               session_seconds: float = SESSION_SECONDS, abandon_after: float = ABANDON_AFTER,
+               password_memory_kib: int = PASSWORD_MEMORY_KIB, password_passes: int = PASSWORD_PASSES) -> FastAPI:
     """The tileworks server: games stored at ``db_url`` (default: an SQLite
     file in ``data_dir``), AI seats searched in ``ai_workers`` processes;
     logins last ``session_seconds``; a game in which nothing happens for
-    ``abandon_after`` seconds (and no clock runs) ends as abandoned."""
+    ``abandon_after`` seconds (and no clock runs) ends as abandoned;
+    passwords are hashed with argon2id at ``password_memory_kib`` and
+    ``password_passes`` (see :func:`~tileworks.server.accounts.password_hasher`)."""
+    hasher = password_hasher(password_memory_kib, password_passes)  # here: bad settings fail before the server starts
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = connect(db_url or default_url(data_dir))
         hub = Hub(Store(engine), ai_workers=ai_workers, abandon_after=abandon_after)
         app.state.hub = hub
-        app.state.accounts = Accounts(hub.store, session_seconds=session_seconds)
+        app.state.accounts = Accounts(hub.store, session_seconds=session_seconds, hasher=hasher)
         await hub.start()
         try:
             yield
