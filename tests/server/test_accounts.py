@@ -10,9 +10,9 @@ import time
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, text
 
 from tileworks.server import create_app
+from tileworks.server.store import Store, connect
 
 from .conftest import Api, server_app
 from .test_restart import Server
@@ -223,9 +223,8 @@ def test_the_serve_command_hashes_with_the_settings_it_is_given(tmp_path):
         assert made.status_code == 201, made.text
     finally:
         server.kill()
-    engine = create_engine(url)
-    with engine.connect() as conn:
-        (stored,) = conn.execute(text("SELECT password_hash FROM accounts")).one()
+    engine = connect(url)
+    _, stored = Store(engine).password_of("ada")
     engine.dispose()
     assert stored.startswith("$argon2id$v=19$m=1024,t=2,p=4$")
 
