@@ -31,7 +31,9 @@ declare -A SETTINGS=(
   # KILN's network that reads the kiln and the warehouse in play as boards (docs/agents.md, "KILN reads two boards")
   [kiln-2p-canvas]="kiln --network board --imitate greedy --imitate-games 1000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy"
   [tuileries-2p-board]="tuileries --network board --imitate greedy --imitate-games 2000 --games 2048 --steps 32 --simulations 16 --opponents random,greedy"
-  # Tuileries' board run drifted from greedy's choices (docs/strength.md): started again with an anchor to them
+  # Tuileries' board run drifted from greedy's choices (docs/strength.md): started again with an anchor to them,
+  # on the CPU (45 iterations at 256 games): level with the shipped network, its search still leading away from
+  # greedy's choices (strength.md, "Tuileries anchored to greedy's choices, on the CPU"): its value comes first
   [tuileries-2p-anchored]="tuileries --network board --imitate greedy --imitate-games 2000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy"
   # unanchored to 19 iterations (0.30 against greedy); from there anchored to greedy's choices as the other
   # board runs are, so that more self-play does not walk it away from them (strength.md, "The seventh H200 sitting")
