@@ -35,7 +35,7 @@ def train(
     batch: Annotated[int, typer.Option(help=_("positions per optimiser step"))] = 512,
     imitate: Annotated[str, typer.Option(help=_("start a new run by learning this agent's choices (e.g. greedy) before self-play"))] = "",
     imitate_games: Annotated[int, typer.Option(help=_("games between copies of the imitated agent"))] = 1000,
-    imitate_epochs: Annotated[int, typer.Option(help=_("passes over the imitated agent's decisions"))] = 12,
+    imitate_epochs: Annotated[int, typer.Option(help=_("most passes over the imitated agent's decisions; the run keeps the one that does best on games it did not learn from"))] = 12,
     anchor: Annotated[float, typer.Option(help=_("after imitating, learn each iteration from this many of the imitated agent's decisions for each of self-play's (0: none)"))] = 0.0,
     checkpoint_every: Annotated[int, typer.Option(help=_("iterations between checkpoints"))] = 5,
     eval_every: Annotated[int, typer.Option(help=_("iterations between evaluations"))] = 10,

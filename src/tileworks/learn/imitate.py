@@ -11,6 +11,14 @@ target is the agent's choice; the value target is the game's result for
 the mover (every seat's, counted from the mover, for three or more), as
 self-play's targets are at a game's end.
 
+A game's decisions all share its result, so a network can learn to tell
+the games apart rather than to judge a position: with 2,000 of greedy's
+Tuileries games its value followed the results of the games it learned
+from (+0.62) and not those of fresh games (+0.08) (AlphaGo met the same,
+and took one position a game). The imitation therefore judges itself
+after each pass on :func:`held_out` games it does not learn from
+(:func:`judged`), and the run keeps the pass that judged best.
+
 >>> import tileworks
 >>> game = tileworks.load_game("dominoes")
 >>> found = Positions.of(game, "greedy", games=2, seed=0)
@@ -66,10 +74,13 @@ class Positions:
         return len(self.chosen)
 
     @classmethod
-    def of(cls, game: Any, teacher: str, games: int, seed: int, workers: int = 1) -> "Positions":
+    def of(cls, game: Any, teacher: str, games: int, seed: int, workers: int = 1,
+           first: int | None = None) -> "Positions":
         """The decisions of ``games`` seeded games of ``teacher``, played on
-        ``workers`` processes (the same decisions, in the same order, however many)."""
-        first = seed * games
+        ``workers`` processes (the same decisions, in the same order, however
+        many): the games numbered from ``first``, by default ``seed * games``
+        (so that runs with other seeds learn from other games)."""
+        first = seed * games if first is None else first
         if workers <= 1 or games < 2:
             return cls(*_decisions(game, teacher, first, games))
         from tileworks.arena.runners import LocalRunner
@@ -102,6 +113,51 @@ class Positions:
                 legal[row, self.legal[index]] = True
             policy[np.arange(count), self.chosen[indices]] = 1.0
         return self.observations[indices].toarray(), legal, policy, self.targets[indices]
+
+
+#: the share of a run's imitated games it plays besides them to judge itself on (at least one game)
+HELD_OUT = 0.05
+
+
+def held_out_games(games: int) -> int:
+    """How many games a run that imitates ``games`` games judges itself on."""
+    return max(1, round(HELD_OUT * games))
+
+
+def held_out(game: Any, teacher: str, games: int, seed: int, workers: int = 1) -> Positions:
+    """The decisions of the games a run that imitates ``games`` games with
+    ``seed`` judges itself on (:func:`held_out_games`): the ones numbered
+    just after its own, so that it never learns from them."""
+    return Positions.of(game, teacher, held_out_games(games), seed, workers, first=(seed + 1) * games)
+
+
+def judged(network: Any, positions: Positions, chunk: int = 512) -> tuple[float, float]:
+    """``network``'s losses on ``positions``: the policy's cross-entropy
+    against the teacher's choice (its softmax over each position's legal
+    moves), and the value's squared error against the results (a mean over
+    every seat's, as the training's value loss is).
+
+    >>> import tileworks
+    >>> from tileworks.agents.network import Network
+    >>> game = tileworks.load_game("dominoes")
+    >>> untrained = Network.untrained(game, seed=0)
+    >>> policy, value = judged(untrained, Positions.of(game, "greedy", games=2, seed=0))
+    >>> policy > 0 and value > 0
+    True
+    """
+    policy, value = [], []
+    for start in range(0, len(positions), chunk):
+        rows = np.arange(start, min(start + chunk, len(positions)))
+        logits, values = network.evaluate_many(positions.observations[rows].toarray(),
+                                               [positions.legal[row] for row in rows])
+        for row, own in zip(rows, logits):
+            own = np.asarray(own, np.float64)
+            top = own.max()
+            chosen = own[positions.legal[row] == positions.chosen[row]][0]
+            policy.append(top + np.log(np.exp(own - top).sum()) - chosen)
+        errors = np.asarray(values).reshape(len(rows), -1) - positions.targets[rows].reshape(len(rows), -1)
+        value.append((errors ** 2).mean(axis=1))
+    return float(np.mean(policy)), float(np.concatenate(value).mean())
 
 
 def _decisions(game: Any, teacher: str, first: int, count: int

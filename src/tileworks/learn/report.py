@@ -94,6 +94,22 @@ def _sitting(row: dict[str, Any]) -> str:
             f"(were {were['games']} and {were['steps']}{_changed(were)})")
 
 
+def _imitation(row: dict[str, Any]) -> str:
+    """The report's line on a run's start by imitation (a run started before
+    2026-12-07 kept its last pass and judged none on held-out games)."""
+    line = (f"- started by imitation of {row['teacher']}: {row['decisions']:,} decisions of {row['games']:,} "
+            f"games, {row['epochs']} passes")
+    if "kept" in row:
+        unseen = row["held_out"]
+        line += (f", kept pass {row['kept']}: policy loss {row['policy_loss']:.3f}, value loss {row['value_loss']:.3f}; "
+                 f"on {unseen['games']:,} games it did not learn from, {row['held_out_policy_loss']:.3f} and "
+                 f"{row['held_out_value_loss']:.3f} (the value's, pass by pass: "
+                 f"{' '.join(format(part['held_out_value_loss'], '.3f') for part in row['passes'])})")
+    else:
+        line += f", last policy loss {row['policy_loss']:.3f}, value loss {row['value_loss']:.3f}"
+    return line + f" ({row['seconds'] / 60:.1f} min)"
+
+
 def read_imitation(out: Path) -> dict[str, Any] | None:
     """How the run's start by imitation went, if it had one (``tileworks.learn.imitate``)."""
     return next((row["imitation"] for row in _rows(out) if "imitation" in row), None)
@@ -144,9 +160,7 @@ def write_report(out: str | Path) -> Path:
              f"{last.get('decisions', 0):,}; games finished: {last.get('games', 0):,}; "
              f"training time: {last.get('seconds', 0.0) / 60:.1f} min",
              f"- settings: {json.dumps(config, sort_keys=True)}",
-             *(f"- started by imitation of {row['teacher']}: {row['decisions']:,} decisions of {row['games']:,} "
-               f"games, {row['epochs']} passes, last policy loss {row['policy_loss']:.3f}, value loss "
-               f"{row['value_loss']:.3f} ({row['seconds'] / 60:.1f} min)" for row in [read_imitation(out)] if row),
+             *(_imitation(row) for row in [read_imitation(out)] if row),
              *([f"- anchored to the imitated decisions ({anchored}): each iteration also learns from the "
                 f"anchor times as many of them as it played itself"] if anchored else []),
              *(_sitting(row) for row in read_sittings(out)),

@@ -430,20 +430,28 @@ class Trainer:
 
     def imitate(self) -> dict[str, Any]:
         """A new run's start by imitation (:mod:`tileworks.learn.imitate`):
-        ``imitate_epochs`` passes over the teacher's decisions, shuffled, in
-        chunks of :data:`~tileworks.learn.imitate.CHUNK` (a last part chunk
-        of each pass is left out); its line in ``metrics.jsonl`` says how it went."""
-        from tileworks.learn.imitate import CHUNK
+        up to ``imitate_epochs`` passes over the teacher's decisions, shuffled,
+        in chunks of :data:`~tileworks.learn.imitate.CHUNK` (a last part chunk
+        of each pass is left out). After each pass the network is judged on
+        games it does not learn from (:func:`~tileworks.learn.imitate.held_out`),
+        and the run goes on from the pass judged best (the lowest policy loss
+        plus ``value_weight`` times value loss, as the training weighs them):
+        later passes that only learned the imitated games by heart are
+        undone. Its line in ``metrics.jsonl`` says how it went."""
+        from tileworks.learn.imitate import CHUNK, held_out, held_out_games, judged
 
         config = self.config
         started = time.perf_counter()
         positions = self._teacher_positions()
+        game = tileworks.load_game(config.game, **config.options)
+        unseen = held_out(game, config.imitate, config.imitate_games, config.seed, workers=os.cpu_count() or 1)
         chunk = min(max(CHUNK // config.batch, 1) * config.batch, len(positions) // config.batch * config.batch)
         if not chunk:
             raise ValueError(f"{config.imitate_games} games of {config.imitate} hold {len(positions)} decisions, "
                              f"fewer than a batch ({config.batch}); imitate more games")
         rng = np.random.default_rng(config.seed)
-        for _epoch in range(config.imitate_epochs):
+        passes, best = [], None
+        for epoch in range(1, config.imitate_epochs + 1):
             order, losses = rng.permutation(len(positions)), []
             for start in range(0, len(order) - chunk + 1, chunk):
                 arrays = positions.arrays(order[start:start + chunk], int(self.env.num_actions), config.slots)
@@ -451,14 +459,22 @@ class Trainer:
                                                                 tuple(jnp.asarray(a) for a in arrays),
                                                                 jnp.arange(chunk), batch=config.batch)
                 losses.append(parts)
-        policy_loss, value_loss = (float(np.mean(np.concatenate([np.asarray(p[i]) for p in losses]))) for i in (0, 1))
+            learned = [float(np.mean(np.concatenate([np.asarray(p[i]) for p in losses]))) for i in (0, 1)]
+            unseen_losses = judged(self.network(), unseen)
+            passes.append({"policy_loss": learned[0], "value_loss": learned[1],
+                           "held_out_policy_loss": unseen_losses[0], "held_out_value_loss": unseen_losses[1]})
+            judgement = unseen_losses[0] + config.value_weight * unseen_losses[1]
+            if best is None or judgement < best[0]:
+                best = (judgement, epoch, self.params, self.opt_state)
+        _, kept, self.params, self.opt_state = best
         seconds = time.perf_counter() - started
         self.seconds += seconds
         self.imitated = True
         self.device = this_device()
         line = {"teacher": config.imitate, "games": config.imitate_games, "decisions": len(positions),
-                "epochs": config.imitate_epochs, "policy_loss": policy_loss, "value_loss": value_loss,
-                "seconds": round(seconds, 1)}
+                "epochs": config.imitate_epochs, "kept": kept, **passes[kept - 1],
+                "held_out": {"games": held_out_games(config.imitate_games), "decisions": len(unseen)},
+                "passes": passes, "seconds": round(seconds, 1)}
         self._log({"iteration": 0, "imitation": line})
         self._whole = self._kept()
         return line
