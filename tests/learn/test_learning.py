@@ -1297,3 +1297,37 @@ def test_the_arena_refuses_to_record_what_belongs_to_no_network(arguments, fault
     assert result.exit_code != 0 and fault in " ".join(result.output.split())
     assert kiln_networks_elsewhere.read_bytes() == before and not (tmp_path / "arena").exists()
 
+
+def test_a_board_run_started_by_imitation_reads_the_points_on_a_scale_it_can_see(tmp_path):
+    """Tuileries' observation gives each seat's points out of 768 (the most
+    a game could ever score), so a lead of ten points is 0.013 of an input.
+    A board run started by imitation standardises the numbers off the board
+    on the teacher's positions: the points' spread there is tens of points,
+    so ten points now reach the network as a sizeable input. The means and
+    spreads stay fixed through self-play and a resume, and the NumPy network
+    reads them as the JAX one it trained."""
+    def config(iterations):
+        return TrainConfig("tuileries", imitate="greedy", imitate_games=12, imitate_epochs=1, iterations=iterations,
+                           checkpoint_every=1, **{**TINY, "hidden": 8})
+
+    game = tileworks.load_game("tuileries")
+    trainer = Trainer(config(1), tmp_path)
+    trainer.run()
+    params = trainer.network().params
+    first_points = 13 * 64 + 64 + 2 + 1  # the board's planes, the mover's hand, the hand sizes, the draw pile
+    teacher = trainer._teacher.observations.toarray()
+    points = teacher[:, first_points:first_points + 2] * 768
+    mean, spread = params["globals/mean"][first_points - 832:][:2], params["globals/spread"][first_points - 832:][:2]
+    assert np.allclose(mean * 768, points.mean(axis=0), atol=1e-2) and np.allclose(spread * 768, points.std(axis=0), atol=1e-2)
+    assert (15 < spread * 768).all() and (spread * 768 < 60).all()  # greedy's games: tens of points either way
+    assert 10 / 768 / spread.max() > 0.15  # ten points, standardised: more than ten times 0.013
+    resumed = Trainer(config(3), tmp_path)
+    resumed.run()  # two iterations of self-play more, after a resume
+    for name in ("globals/mean", "globals/spread"):
+        assert np.array_equal(resumed.network().params[name], params[name])
+    assert not np.array_equal(resumed.network().params["globals/w"], params["globals/w"])  # the rest goes on learning
+    observations = teacher[:40]
+    logits, values = forward(resumed.network().params, observations, np, game.board_layout())
+    jax_logits, jax_values = forward(jax.tree.map(jnp.asarray, resumed.params), jnp.asarray(observations), jnp,
+                                     game.board_layout())
+    assert np.allclose(logits, np.asarray(jax_logits), atol=1e-4) and np.allclose(values, np.asarray(jax_values), atol=1e-5)

@@ -75,6 +75,12 @@ import numpy as np
 
 #: a layer norm's guard against a zero variance
 EPSILON = 1e-5
+#: the least spread a standardised number is divided by, and how far from its mean (in spreads) it
+#: may reach: a number that was nearly constant in the positions it was measured on is not blown up
+#: where it moves (the clipping of PPO's observation normalisation, Stable-Baselines3's VecNormalize)
+MIN_SPREAD, MOST_SPREADS = 1e-3, 10.0
+#: a board network's arrays that standardise its numbers off the board (:func:`standardise_globals`)
+STANDARDISATION = ("globals/mean", "globals/spread")
 #: the share of a negative input a new network's units pass at first (PReLU, He et al. 2015)
 SLOPE = 0.25
 
@@ -283,7 +289,7 @@ def _whole_board_trunk(params: dict[str, Any], observation: Any, xp: Any, board:
     cells = planes * height * width
     batch = observation.shape[:-1]
     x = xp.moveaxis(observation[..., :cells].reshape(batch + (planes, height, width)), -3, -1)
-    context = observation[..., cells:] @ params["globals/w"] + params["globals/b"]
+    context = _context(params, observation[..., cells:], xp)
     x = _board_body(params, x, context[..., None, None, :], lambda h, w: _conv3(h, w, xp, learning), xp)
     return _board_heads(params, x, board, xp)
 
@@ -413,7 +419,7 @@ def _canvas_trunk(params: dict[str, Any], observation: Any, xp: Any, board: dict
     canvas, height, width = _canvas(board), board["height"], board["width"]
     batch = observation.shape[:-1]
     x = canvas_planes(observation, board, xp)
-    context = observation[..., canvas.globals] @ params["globals/w"] + params["globals/b"]
+    context = _context(params, observation[..., canvas.globals], xp)
     mask = canvas.mask
     x = _board_body(params, x, context[..., None, None, :], lambda h, w: _conv3(h * mask, w, xp, learning), xp)
     placed = (x @ params["policy/w"] + params["policy/b"]).reshape(batch + (-1,))
@@ -425,6 +431,58 @@ def _canvas_trunk(params: dict[str, Any], observation: Any, xp: Any, board: dict
     if canvas.logit_at.shape[1] == 1:
         return logits[..., canvas.logit_at[:, 0]], pooled
     return (logits[..., canvas.logit_at] * canvas.logit_weight).sum(axis=-1), pooled
+
+
+def _context(params: dict[str, Any], numbers: Any, xp: Any) -> Any:
+    """What a board network's cells each receive from the observation's
+    numbers off the board (points, hand sizes, the phase): a linear map of
+    them, standardised first where the network holds their ``globals/mean``
+    and ``globals/spread`` (the teacher's positions' means and spreads,
+    fixed when a run starts by imitation: see :func:`standardise_globals`),
+    and kept within :data:`MOST_SPREADS` of the mean."""
+    if "globals/mean" in params:
+        mean, spread = params["globals/mean"], params["globals/spread"]
+        if xp is not np:  # constants: the optimiser never moves them
+            from jax.lax import stop_gradient
+
+            mean, spread = stop_gradient(mean), stop_gradient(spread)
+        numbers = xp.clip((numbers - mean) / spread, -MOST_SPREADS, MOST_SPREADS)
+    return numbers @ params["globals/w"] + params["globals/b"]
+
+
+def standardise_globals(params: dict[str, Any], observations: Any, board: dict[str, Any],
+                        least: float = MIN_SPREAD) -> dict[str, np.ndarray]:
+    """``params`` with the means and spreads of ``observations``' numbers off
+    the board (a sparse or dense ``[n, observation_size]``), so that each
+    reaches the network on a scale of about one. The observations give a
+    number as a fraction of the most it can ever be: Tuileries' points are
+    out of 768, so a lead of ten points is 0.013 and the value barely sees
+    it (LeCun et al., "Efficient BackProp", 1998: inputs of mean 0 and
+    spread 1). A spread below ``least`` counts as ``least`` (a number that
+    barely moves, or never, is not blown up); a network without these
+    arrays reads its numbers as they are.
+
+    >>> board = {"planes": 1, "height": 2, "width": 2, "channels": 1}
+    >>> params = init_board_params(np.random.default_rng(0), 4 + 2, 4 + 1, board, hidden=4, blocks=1)
+    >>> seen = np.array([[0, 0, 0, 0, 0.10, 1.0], [0, 0, 0, 0, 0.14, 0.0]], np.float32)
+    >>> fixed = standardise_globals(params, seen, board)
+    >>> [[round(float(v), 3) for v in fixed[name]] for name in ("globals/mean", "globals/spread")]
+    [[0.12, 0.5], [0.02, 0.5]]
+    """
+    columns = _global_columns(board, observations.shape[1])
+    numbers = observations[:, columns]
+    numbers = numbers.toarray() if hasattr(numbers, "toarray") else np.asarray(numbers)
+    numbers = numbers.astype(np.float64)
+    mean = numbers.mean(axis=0)
+    spread = np.maximum(numbers.std(axis=0), least)
+    return {**params, "globals/mean": mean.astype(np.float32), "globals/spread": spread.astype(np.float32)}
+
+
+def _global_columns(board: dict[str, Any], observation_size: int) -> np.ndarray:
+    """The observation's entries a board network reads as numbers off the board."""
+    if is_canvas(board):
+        return np.asarray(_canvas(board).globals)
+    return np.arange(board["planes"] * board["height"] * board["width"], observation_size)
 
 
 def _board_body(params: dict[str, Any], x: Any, context: Any, conv: Any, xp: Any) -> Any:
@@ -500,7 +558,7 @@ def _board_trunk_near(params: dict[str, Any], observation: np.ndarray, board: di
         padded = np.concatenate([h, np.zeros((1, h.shape[-1]), h.dtype)])  # the last row: beyond the board
         return padded[near].reshape(len(h), -1) @ w.reshape(-1, w.shape[-1])
 
-    context = observation[entries:] @ params["globals/w"] + params["globals/b"]
+    context = _context(params, observation[entries:], np)
     features = _board_body(params, inputs, context, conv, np)
     # _board_heads, with each held cell's logits computed once and spread
     # into the output (a large temporary array costs more than the products)
@@ -598,7 +656,7 @@ def _corner_window_trunk(params: dict[str, Any], observation: Any, board: dict[s
                                 _conv3(bordered, w, jnp, learning, padding=((1, 0), (1, 0))).reshape(
                                     batch + (size * size, -1))], axis=-2)
 
-    context = observation[..., cells:] @ params["globals/w"] + params["globals/b"]
+    context = _context(params, observation[..., cells:], jnp)
     features = _board_body(params, inputs, context[..., None, :], conv, jnp)
     placed = features @ params["policy/w"] + params["policy/b"]
     small = placed[..., :side * side, :].reshape(batch + (side, side, -1))

@@ -37,7 +37,7 @@ import optax
 
 import tileworks
 import tileworks.jax
-from tileworks.agents.network import Network, init_board_params, init_params
+from tileworks.agents.network import STANDARDISATION, Network, init_board_params, init_params, standardise_globals
 from tileworks.learn.evaluate import Result, evaluate_against
 from tileworks.learn.report import describe_anchors, read_imitation, read_metrics, read_sittings, trained_on
 from tileworks.learn.selfplay import make_functions, staggered
@@ -204,7 +204,9 @@ def compiled_for(game: str, options: tuple[tuple[str, Any], ...], network: str, 
     nothing anew."""
     env = tileworks.jax.make(game, **dict(options))
     board = tileworks.load_game(game, **dict(options)).board_layout() if network == "board" else None
-    optimiser = optax.adamw(learning_rate, weight_decay=weight_decay)
+    # the standardisation's constants (their gradient is stopped) are not decayed either
+    optimiser = optax.adamw(learning_rate, weight_decay=weight_decay,
+                            mask=lambda params: {name: name not in STANDARDISATION for name in params})
     play, learn, value_targets = make_functions(env, simulations, considered, optimiser, value_weight, slots, board)
     return env, board, optimiser, play, learn, value_targets, jax.jit(jax.vmap(env.init))
 
@@ -344,6 +346,14 @@ class Trainer:
         return path
 
     def _restore(self, path: Path) -> None:
+        with np.load(path) as arrays:
+            # a run started by imitation since 2026-12-07 holds the standardisation of its numbers too
+            held = {name: jnp.asarray(arrays[key]) for name in STANDARDISATION
+                    if (key := jax.tree_util.keystr((jax.tree_util.DictKey("params"), jax.tree_util.DictKey(name))))
+                    in arrays.files}
+        if held:
+            self.params = {**self.params, **held}
+            self.opt_state = self.optimiser.init(self.params)
         template = self._everything()
         with np.load(path) as arrays:
             paths, structure = jax.tree_util.tree_flatten_with_path(template)
@@ -443,6 +453,10 @@ class Trainer:
         config = self.config
         started = time.perf_counter()
         positions = self._teacher_positions()
+        if self.board is not None:  # the numbers off the board, standardised on the teacher's positions
+            self.params = jax.tree.map(jnp.asarray, standardise_globals(jax.device_get(self.params),
+                                                                         positions.observations, self.board))
+            self.opt_state = self.optimiser.init(self.params)
         game = tileworks.load_game(config.game, **config.options)
         unseen = held_out(game, config.imitate, config.imitate_games, config.seed, workers=os.cpu_count() or 1)
         chunk = min(max(CHUNK // config.batch, 1) * config.batch, len(positions) // config.batch * config.batch)
