@@ -1314,10 +1314,11 @@ def test_a_board_run_started_by_imitation_reads_the_points_on_a_scale_it_can_see
     trainer = Trainer(config(1), tmp_path)
     trainer.run()
     params = trainer.network().params
-    first_points = 13 * 64 + 64 + 2 + 1  # the board's planes, the mover's hand, the hand sizes, the draw pile
+    on_board = 13 * 64  # the board's planes; then the mover's hand, the hand sizes, the draw pile, the points
+    first_points = on_board + 64 + 2 + 1
     teacher = trainer._teacher.observations.toarray()
     points = teacher[:, first_points:first_points + 2] * 768
-    mean, spread = params["globals/mean"][first_points - 832:][:2], params["globals/spread"][first_points - 832:][:2]
+    mean, spread = (params[name][first_points - on_board:][:2] for name in ("globals/mean", "globals/spread"))
     assert np.allclose(mean * 768, points.mean(axis=0), atol=1e-2) and np.allclose(spread * 768, points.std(axis=0), atol=1e-2)
     assert (15 < spread * 768).all() and (spread * 768 < 60).all()  # greedy's games: tens of points either way
     assert 10 / 768 / spread.max() > 0.15  # ten points, standardised: more than ten times 0.013

@@ -34,6 +34,7 @@ from typing import Any, Iterator
 
 import numpy as np
 from scipy import sparse
+from scipy.special import logsumexp
 
 from tileworks.agents import make
 from tileworks.agents.learned import observation_array
@@ -152,9 +153,7 @@ def judged(network: Any, positions: Positions, chunk: int = 512) -> tuple[float,
                                                [positions.legal[row] for row in rows])
         for row, own in zip(rows, logits):
             own = np.asarray(own, np.float64)
-            top = own.max()
-            chosen = own[positions.legal[row] == positions.chosen[row]][0]
-            policy.append(top + np.log(np.exp(own - top).sum()) - chosen)
+            policy.append(logsumexp(own) - own[positions.legal[row] == positions.chosen[row]][0])
         errors = np.asarray(values).reshape(len(rows), -1) - positions.targets[rows].reshape(len(rows), -1)
         value.append((errors ** 2).mean(axis=1))
     return float(np.mean(policy)), float(np.concatenate(value).mean())
