@@ -1298,6 +1298,12 @@ def test_the_arena_refuses_to_record_what_belongs_to_no_network(arguments, fault
     assert kiln_networks_elsewhere.read_bytes() == before and not (tmp_path / "arena").exists()
 
 
+def tuileries_by_imitation(iterations):
+    """A tiny Tuileries board run started by imitating 12 of greedy's games."""
+    return TrainConfig("tuileries", imitate="greedy", imitate_games=12, imitate_epochs=1, iterations=iterations,
+                       checkpoint_every=1, **{**TINY, "hidden": 8})
+
+
 def test_a_board_run_started_by_imitation_reads_the_points_on_a_scale_it_can_see(tmp_path):
     """Tuileries' observation gives each seat's points out of 768 (the most
     a game could ever score), so a lead of ten points is 0.013 of an input.
@@ -1306,12 +1312,8 @@ def test_a_board_run_started_by_imitation_reads_the_points_on_a_scale_it_can_see
     so ten points now reach the network as a sizeable input. The means and
     spreads stay fixed through self-play and a resume, and the NumPy network
     reads them as the JAX one it trained."""
-    def config(iterations):
-        return TrainConfig("tuileries", imitate="greedy", imitate_games=12, imitate_epochs=1, iterations=iterations,
-                           checkpoint_every=1, **{**TINY, "hidden": 8})
-
     game = tileworks.load_game("tuileries")
-    trainer = Trainer(config(1), tmp_path)
+    trainer = Trainer(tuileries_by_imitation(1), tmp_path)
     trainer.run()
     params = trainer.network().params
     on_board = 13 * 64  # the board's planes; then the mover's hand, the hand sizes, the draw pile, the points
@@ -1322,7 +1324,7 @@ def test_a_board_run_started_by_imitation_reads_the_points_on_a_scale_it_can_see
     assert np.allclose(mean * 768, points.mean(axis=0), atol=1e-2) and np.allclose(spread * 768, points.std(axis=0), atol=1e-2)
     assert (15 < spread * 768).all() and (spread * 768 < 60).all()  # greedy's games: tens of points either way
     assert 10 / 768 / spread.max() > 0.15  # ten points, standardised: more than ten times 0.013
-    resumed = Trainer(config(3), tmp_path)
+    resumed = Trainer(tuileries_by_imitation(3), tmp_path)
     resumed.run()  # two iterations of self-play more, after a resume
     for name in ("globals/mean", "globals/spread"):
         assert np.array_equal(resumed.network().params[name], params[name])
@@ -1332,3 +1334,50 @@ def test_a_board_run_started_by_imitation_reads_the_points_on_a_scale_it_can_see
     jax_logits, jax_values = forward(jax.tree.map(jnp.asarray, resumed.params), jnp.asarray(observations), jnp,
                                      game.board_layout())
     assert np.allclose(logits, np.asarray(jax_logits), atol=1e-4) and np.allclose(values, np.asarray(jax_values), atol=1e-5)
+
+
+def test_a_board_run_begun_before_the_standardisation_takes_it_on_and_plays_as_it_did(tmp_path):
+    """A board run begun before 2026-12-07 reads Tuileries' points as they
+    are. Given ``--standardise`` on a resume, it measures their means and
+    spreads on greedy's decisions and folds them into the layer that reads
+    them: the network chooses and values every one of greedy's positions as
+    before, then learns on from there. The change is written down; the same
+    command resumes the run again without standardising twice; a run with
+    nothing to standardise is refused by name and left as it was."""
+    from typer.testing import CliRunner
+
+    from tileworks.agents.network import STANDARDISATION
+    from tileworks.cli.main import app
+
+    board = tileworks.load_game("tuileries").board_layout()
+    begun = Trainer(tuileries_by_imitation(1), tmp_path)
+    begun.run()
+    # what a run begun before 2026-12-07 holds: no means and spreads, its numbers read as they are
+    begun.params = {name: value for name, value in begun.params.items() if name not in STANDARDISATION}
+    begun.opt_state = begun.optimiser.init(begun.params)
+    begun.checkpoint()
+    positions = begun._teacher.observations.toarray()
+    before = forward(begun.network().params, positions, np, board)
+    resumed = Trainer(tuileries_by_imitation(2), tmp_path)
+    assert resumed.standardise()
+    standardised = resumed.network()
+    after = forward(standardised.params, positions, np, board)
+    assert np.allclose(after[0], before[0], atol=1e-4) and np.allclose(after[1], before[1], atol=1e-5)
+    points = positions[:, 13 * 64 + 64 + 3:][:, :2] * 768
+    spread = standardised.params["globals/spread"][64 + 3:][:2] * 768
+    assert np.allclose(spread, points.std(axis=0), atol=1e-2) and (spread > 15).all()
+    told = f"standardised at iteration 1, on {len(positions):,} decisions of greedy, its outputs kept"
+    assert standardised.about["method"].endswith(told)
+    resumed.run()
+    assert resumed.iteration == 2 and np.array_equal(resumed.network().params["globals/mean"],
+                                                     standardised.params["globals/mean"])
+    assert not np.array_equal(resumed.network().params["globals/w"], standardised.params["globals/w"])
+    assert told in (tmp_path / "report.md").read_text(encoding="utf-8")
+    again = Trainer(tuileries_by_imitation(2), tmp_path)
+    assert not again.standardise() and np.array_equal(again.network().params["globals/w"],
+                                                      resumed.network().params["globals/w"])
+    for arguments, fault in [(["dominoes", "--network", "flat"], "only a board network reads numbers off its board"),
+                             (["tuileries"], "standardised on the imitated agent's decisions: this run imitated none")]:
+        result = CliRunner().invoke(app, ["train", *arguments, "--out", str(tmp_path / "refused"), "--standardise"])
+        assert result.exit_code != 0 and fault in " ".join(result.output.split())
+        assert not (tmp_path / "refused").exists()

@@ -451,7 +451,7 @@ def _context(params: dict[str, Any], numbers: Any, xp: Any) -> Any:
 
 
 def standardise_globals(params: dict[str, Any], observations: Any, board: dict[str, Any],
-                        least: float = MIN_SPREAD) -> dict[str, np.ndarray]:
+                        least: float = MIN_SPREAD, keep_outputs: bool = False) -> dict[str, np.ndarray]:
     """``params`` with the means and spreads of ``observations``' numbers off
     the board (a sparse or dense ``[n, observation_size]``), so that each
     reaches the network on a scale of about one. The observations give a
@@ -462,20 +462,40 @@ def standardise_globals(params: dict[str, Any], observations: Any, board: dict[s
     barely moves, or never, is not blown up); a network without these
     arrays reads its numbers as they are.
 
+    ``keep_outputs``: for a network that has already learned on its numbers
+    as they were (a run started before 2026-12-07), the standardisation is
+    folded into the layer that reads them, which is scaled by the spreads
+    and shifted by the means, so the network answers every position as
+    before (save a number beyond :data:`MOST_SPREADS`, clipped). Its
+    training from there moves that layer in steps the size of a spread,
+    not of a whole scale (Adam's steps are about the learning rate
+    whatever an input's size): what the network could barely move, it now
+    can.
+
     >>> board = {"planes": 1, "height": 2, "width": 2, "channels": 1}
     >>> params = init_board_params(np.random.default_rng(0), 4 + 2, 4 + 1, board, hidden=4, blocks=1)
     >>> seen = np.array([[0, 0, 0, 0, 0.10, 1.0], [0, 0, 0, 0, 0.14, 0.0]], np.float32)
     >>> fixed = standardise_globals(params, seen, board)
     >>> [[round(float(v), 3) for v in fixed[name]] for name in ("globals/mean", "globals/spread")]
     [[0.12, 0.5], [0.02, 0.5]]
+    >>> kept = standardise_globals(params, seen, board, keep_outputs=True)
+    >>> bool(np.allclose(_context(kept, seen[:, 4:], np), _context(params, seen[:, 4:], np), atol=1e-6))
+    True
     """
+    if STANDARDISATION[0] in params:
+        raise ValueError("the network's numbers off the board are standardised already")
     columns = _global_columns(board, observations.shape[1])
     numbers = observations[:, columns]
     numbers = numbers.toarray() if hasattr(numbers, "toarray") else np.asarray(numbers)
     numbers = numbers.astype(np.float64)
     mean = numbers.mean(axis=0)
     spread = np.maximum(numbers.std(axis=0), least)
-    return {**params, "globals/mean": mean.astype(np.float32), "globals/spread": spread.astype(np.float32)}
+    fixed = {**params, "globals/mean": mean.astype(np.float32), "globals/spread": spread.astype(np.float32)}
+    if keep_outputs:  # ((x - mean) / spread) @ (spread * w) + (b + mean @ w) = x @ w + b
+        w = np.asarray(params["globals/w"], np.float64)
+        fixed["globals/w"] = (spread[:, None] * w).astype(np.float32)
+        fixed["globals/b"] = (np.asarray(params["globals/b"], np.float64) + mean @ w).astype(np.float32)
+    return fixed
 
 
 def _global_columns(board: dict[str, Any], observation_size: int) -> np.ndarray:

@@ -37,6 +37,7 @@ def train(
     imitate_games: Annotated[int, typer.Option(help=_("games between copies of the imitated agent"))] = 1000,
     imitate_epochs: Annotated[int, typer.Option(help=_("most passes over the imitated agent's decisions; the run keeps the one that does best on games it did not learn from"))] = 12,
     anchor: Annotated[float, typer.Option(help=_("after imitating, learn each iteration from this many of the imitated agent's decisions for each of self-play's (0: none)"))] = 0.0,
+    standardise: Annotated[bool, typer.Option("--standardise", help=_("a resumed board run that reads the numbers off its board as they are (started before 2026-12-07): standardise them on the imitated agent's decisions, keeping what the network plays, then go on"))] = False,
     checkpoint_every: Annotated[int, typer.Option(help=_("iterations between checkpoints"))] = 5,
     eval_every: Annotated[int, typer.Option(help=_("iterations between evaluations"))] = 10,
     eval_games: Annotated[int, typer.Option(help=_("games against each opponent at each evaluation"))] = 20,
@@ -67,6 +68,8 @@ def train(
                              imitate=imitate, imitate_games=imitate_games, imitate_epochs=imitate_epochs, anchor=anchor,
                              checkpoint_every=checkpoint_every, eval_every=eval_every, eval_games=eval_games,
                              opponents=tuple(split_specs(opponents)))
+        if standardise:
+            config.refuse_standardising()
         trainer = Trainer(config, out, command=shlex.join(["tileworks"] + sys.argv[1:]))
     except ValueError as exc:
         fail(str(exc))
@@ -79,6 +82,9 @@ def train(
             raise KeyboardInterrupt
         trainer.stop_requested = True
 
+    if standardise and trainer.standardise():
+        console.print(_("Standardised the numbers off the board at iteration {iteration}: the network "
+                        "plays as it did, and learns from here on their scale.", iteration=trainer.iteration))
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
     if trainer.iteration:

@@ -110,6 +110,25 @@ def _imitation(row: dict[str, Any]) -> str:
     return line + f" ({row['seconds'] / 60:.1f} min)"
 
 
+def read_standardised(out: Path) -> dict[str, Any] | None:
+    """Where a run's numbers off the board were standardised after it had
+    begun (``Trainer.standardise``), if they were."""
+    return next((row for row in _rows(out) if "standardised" in row), None)
+
+
+def describe_standardised(row: dict[str, Any] | None) -> str:
+    """:func:`read_standardised` in words, or "".
+
+    >>> describe_standardised({"iteration": 45, "standardised": {"teacher": "greedy", "decisions": 128000}})
+    'its numbers off the board standardised at iteration 45, on 128,000 decisions of greedy, its outputs kept'
+    """
+    if not row:
+        return ""
+    measured = row["standardised"]
+    return (f"its numbers off the board standardised at iteration {row['iteration']}, on "
+            f"{measured['decisions']:,} decisions of {measured['teacher']}, its outputs kept")
+
+
 def read_imitation(out: Path) -> dict[str, Any] | None:
     """How the run's start by imitation went, if it had one (``tileworks.learn.imitate``)."""
     return next((row["imitation"] for row in _rows(out) if "imitation" in row), None)
@@ -163,6 +182,7 @@ def write_report(out: str | Path) -> Path:
              *(_imitation(row) for row in [read_imitation(out)] if row),
              *([f"- anchored to the imitated decisions ({anchored}): each iteration also learns from the "
                 f"anchor times as many of them as it played itself"] if anchored else []),
+             *([f"- {standardised}"] if (standardised := describe_standardised(read_standardised(out))) else []),
              *(_sitting(row) for row in read_sittings(out)),
              f"- last losses: policy {last.get('policy_loss', float('nan')):.3f}, "
              f"value {last.get('value_loss', float('nan')):.3f}",

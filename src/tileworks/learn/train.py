@@ -39,7 +39,8 @@ import tileworks
 import tileworks.jax
 from tileworks.agents.network import STANDARDISATION, Network, init_board_params, init_params, standardise_globals
 from tileworks.learn.evaluate import Result, evaluate_against
-from tileworks.learn.report import describe_anchors, read_imitation, read_metrics, read_sittings, trained_on
+from tileworks.learn.report import (describe_anchors, describe_standardised, read_imitation, read_metrics,
+                                    read_sittings, read_standardised, trained_on)
 from tileworks.learn.selfplay import make_functions, staggered
 
 
@@ -145,6 +146,14 @@ class TrainConfig:
             raise ValueError("anchor keeps a run near the agent it imitated: give imitate (e.g. greedy) too")
         if self.units not in ("prelu", "relu"):
             raise ValueError(f"units must be 'prelu' or 'relu', not {self.units!r}")
+
+    def refuse_standardising(self) -> None:
+        """Raise where a run with these settings has no numbers to
+        standardise on a teacher's decisions (:meth:`Trainer.standardise`)."""
+        if self.network != "board":
+            raise ValueError("only a board network reads numbers off its board to standardise: this run's is flat")
+        if not self.imitate:
+            raise ValueError("the numbers are standardised on the imitated agent's decisions: this run imitated none")
 
     def differs_from(self, other: "TrainConfig") -> list[str]:
         """The settings that change what is trained in which two configs differ."""
@@ -400,7 +409,32 @@ class Trainer:
         config = self.config
         held = describe_anchors(read_sittings(self.out), config.anchor)
         anchored = f", anchored to its decisions ({held})" if held else ""
-        return f"imitation of {config.imitate} ({config.imitate_games:,} games), then {method}{anchored}"
+        standardised = describe_standardised(read_standardised(self.out))
+        return (f"imitation of {config.imitate} ({config.imitate_games:,} games), then {method}{anchored}"
+                + (f"; {standardised}" if standardised else ""))
+
+    def standardise(self) -> bool:
+        """Standardise the numbers off the board of a board run that reads
+        them as they are (one started before 2026-12-07), on the imitated
+        agent's decisions, keeping every output the network gives
+        (:func:`~tileworks.agents.network.standardise_globals` with
+        ``keep_outputs``); its optimiser starts afresh. The change is logged
+        in ``metrics.jsonl`` and checkpointed. False, changing nothing, where
+        they are standardised already, or will be by the run's imitation (a
+        new run): the same command resumes the run again."""
+        config = self.config
+        config.refuse_standardising()
+        if STANDARDISATION[0] in self.params or not self.imitated:
+            return False
+        positions = self._teacher_positions()
+        self.params = jax.tree.map(jnp.asarray, standardise_globals(jax.device_get(self.params), positions.observations,
+                                                                     self.board, keep_outputs=True))
+        self.opt_state = self.optimiser.init(self.params)
+        self._whole = self._kept()
+        self._log({"iteration": self.iteration,
+                   "standardised": {"teacher": config.imitate, "decisions": len(positions)}})
+        self.checkpoint()
+        return True
 
     def export(self) -> Path:
         return self.network().save(self.out / "network")
