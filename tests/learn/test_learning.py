@@ -1381,3 +1381,26 @@ def test_a_board_run_begun_before_the_standardisation_takes_it_on_and_plays_as_i
         result = CliRunner().invoke(app, ["train", *arguments, "--out", str(tmp_path / "refused"), "--standardise"])
         assert result.exit_code != 0 and fault in " ".join(result.output.split())
         assert not (tmp_path / "refused").exists()
+
+
+@pytest.mark.parametrize("game_name", ["kiln", "tiles", "tuileries"])
+def test_a_shipped_board_network_standardised_where_it_stands_chooses_and_values_as_before(game_name):
+    """Folding the standardisation into a network that learned on its numbers
+    as they were keeps every output on the positions it was measured on,
+    even where a number is set in only a few of them (KILN has such flags:
+    they lie further than 10 spreads from their mean, and would be clipped
+    if their spread were not widened)."""
+    from tileworks.agents.network import standardise_globals
+    from tileworks.learn.imitate import Positions
+
+    game = tileworks.load_game(game_name)
+    network = shipped_network(game)
+    board = network.about["board"]
+    positions = Positions.of(game, "greedy", 4, seed=0, workers=1).observations.toarray()
+    folded = standardise_globals(network.params, positions, board, keep_outputs=True)
+    logits, values = forward(network.params, positions, np, board)
+    kept_logits, kept_values = forward(folded, positions, np, board)
+    assert np.allclose(kept_logits, logits, atol=1e-4) and np.allclose(kept_values, values, atol=1e-5)
+    plain = standardise_globals(network.params, positions, board)
+    widened = folded["globals/spread"] > plain["globals/spread"]
+    assert widened.any() == (game_name == "kiln")  # only KILN's rare flags reach past 10 spreads

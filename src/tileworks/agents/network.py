@@ -466,7 +466,10 @@ def standardise_globals(params: dict[str, Any], observations: Any, board: dict[s
     as they were (a run started before 2026-12-07), the standardisation is
     folded into the layer that reads them, which is scaled by the spreads
     and shifted by the means, so the network answers every position as
-    before (save a number beyond :data:`MOST_SPREADS`, clipped). Its
+    before. A spread is widened where a measured position lies further
+    than :data:`MOST_SPREADS` from the mean (a flag set in a few
+    positions), so none of those is clipped; an unmeasured one beyond
+    them still is. Its
     training from there moves that layer in steps the size of a spread,
     not of a whole scale (Adam's steps are about the learning rate
     whatever an input's size): what the network could barely move, it now
@@ -490,6 +493,8 @@ def standardise_globals(params: dict[str, Any], observations: Any, board: dict[s
     numbers = numbers.astype(np.float64)
     mean = numbers.mean(axis=0)
     spread = np.maximum(numbers.std(axis=0), least)
+    if keep_outputs:  # none of the positions measured is clipped: a rare flag (KILN's) reaches past 10 spreads
+        spread = np.maximum(spread, np.abs(numbers - mean).max(axis=0) / MOST_SPREADS)
     fixed = {**params, "globals/mean": mean.astype(np.float32), "globals/spread": spread.astype(np.float32)}
     if keep_outputs:  # ((x - mean) / spread) @ (spread * w) + (b + mean @ w) = x @ w + b
         w = np.asarray(params["globals/w"], np.float64)
