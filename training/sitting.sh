@@ -34,13 +34,16 @@ declare -A SETTINGS=(
   # Tuileries' board run drifted from greedy's choices (docs/strength.md): started again with an anchor to them,
   # on the CPU (45 iterations at 256 games): level with the shipped network, its search still leading away from
   # greedy's choices (strength.md, "Tuileries anchored to greedy's choices, on the CPU"): its value comes first
-  [tuileries-2p-anchored]="tuileries --network board --imitate greedy --imitate-games 2000 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy"
+  # standardised where it stood at 45 and 18 iterations on (strength.md, "Standardising a run where it stands")
+  [tuileries-2p-anchored]="tuileries --network board --imitate greedy --imitate-games 2000 --anchor 0.5 --standardise --games 2048 --steps 32 --simulations 16 --opponents random,greedy"
   # imitation of 6,000 greedy games with the numbers off the board standardised, so that its value reads the
   # points (strength.md, "Tuileries' value could not see the points"); to go on anchored, as the other board runs
   [tuileries-2p-standardised]="tuileries --network board --imitate greedy --imitate-games 6000 --imitate-epochs 4 --anchor 0.5 --games 2048 --steps 32 --simulations 16 --opponents random,greedy"
   # unanchored to 19 iterations (0.30 against greedy); from there anchored to greedy's choices as the other
-  # board runs are, so that more self-play does not walk it away from them (strength.md, "The seventh H200 sitting")
-  [tiles-2p]="tiles --network board --imitate greedy --imitate-games 1000 --anchor 0.5 --games 2048 --steps 16 --simulations 8 --opponents random,greedy"
+  # board runs are, so that more self-play does not walk it away from them (strength.md, "The seventh H200 sitting");
+  # its points reach it out of 3,960: standardised where it stands, as Tuileries' anchored run was
+  # (strength.md, "Standardising a run where it stands")
+  [tiles-2p]="tiles --network board --imitate greedy --imitate-games 1000 --anchor 0.5 --standardise --games 2048 --steps 16 --simulations 8 --opponents random,greedy"
 )
 settings() {
   [ -n "${SETTINGS[$1]:-}" ] || { echo "no settings for a run named $1 (runs: ${!SETTINGS[*]})" >&2; return 1; }
