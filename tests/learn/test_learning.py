@@ -1346,7 +1346,7 @@ def test_a_board_run_begun_before_the_standardisation_takes_it_on_and_plays_as_i
     nothing to standardise is refused by name and left as it was."""
     from typer.testing import CliRunner
 
-    from tileworks.agents.network import STANDARDISATION
+    from tileworks.agents.network import STANDARDISATION, standardise_globals
     from tileworks.cli.main import app
 
     board = tileworks.load_game("tuileries").board_layout()
@@ -1373,6 +1373,8 @@ def test_a_board_run_begun_before_the_standardisation_takes_it_on_and_plays_as_i
                                                      standardised.params["globals/mean"])
     assert not np.array_equal(resumed.network().params["globals/w"], standardised.params["globals/w"])
     assert told in (tmp_path / "report.md").read_text(encoding="utf-8")
+    with pytest.raises(ValueError, match="standardised already"):  # a fold on a fold would read them twice
+        standardise_globals(standardised.params, positions, board, keep_outputs=True)
     again = Trainer(tuileries_by_imitation(2), tmp_path)
     assert not again.standardise() and np.array_equal(again.network().params["globals/w"],
                                                       resumed.network().params["globals/w"])

@@ -469,11 +469,10 @@ def standardise_globals(params: dict[str, Any], observations: Any, board: dict[s
     before. A spread is widened where a measured position lies further
     than :data:`MOST_SPREADS` from the mean (a flag set in a few
     positions), so none of those is clipped; an unmeasured one beyond
-    them still is. Its
-    training from there moves that layer in steps the size of a spread,
-    not of a whole scale (Adam's steps are about the learning rate
-    whatever an input's size): what the network could barely move, it now
-    can.
+    them still is. Its training from there moves that layer in steps the
+    size of a spread, not of a whole scale (Adam's steps are about the
+    learning rate whatever an input's size): what the network could
+    barely move, it now can.
 
     >>> board = {"planes": 1, "height": 2, "width": 2, "channels": 1}
     >>> params = init_board_params(np.random.default_rng(0), 4 + 2, 4 + 1, board, hidden=4, blocks=1)

@@ -82,15 +82,15 @@ def train(
             raise KeyboardInterrupt
         trainer.stop_requested = True
 
-    if standardise and trainer.standardise():
-        console.print(_("Standardised the numbers off the board at iteration {iteration}: the network "
-                        "plays as it did, and learns from here on their scale.", iteration=trainer.iteration))
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
     if trainer.iteration:
         console.print(_("Resuming {out} at iteration {iteration} of {iterations}.", out=out,
                         iteration=trainer.iteration, iterations=config.iterations))
     try:
+        if standardise and trainer.standardise():
+            console.print(_("Standardised the numbers off the board at iteration {iteration}: the network "
+                            "plays as it did, and learns from here on their scale.", iteration=trainer.iteration))
         if quiet:
             trainer.run()
         else:
