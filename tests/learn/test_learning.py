@@ -1298,6 +1298,12 @@ def test_the_arena_refuses_to_record_what_belongs_to_no_network(arguments, fault
     assert kiln_networks_elsewhere.read_bytes() == before and not (tmp_path / "arena").exists()
 
 
+#: where each seat's points lie in a Tuileries observation: after the board's planes (the entries
+#: before the numbers off the board), the mover's hand, the hand sizes and the draw pile
+TUILERIES_ON_BOARD = 13 * 64
+TUILERIES_POINTS = TUILERIES_ON_BOARD + 64 + 2 + 1
+
+
 def tuileries_by_imitation(iterations):
     """A tiny Tuileries board run started by imitating 12 of greedy's games."""
     return TrainConfig("tuileries", imitate="greedy", imitate_games=12, imitate_epochs=1, iterations=iterations,
@@ -1316,11 +1322,10 @@ def test_a_board_run_started_by_imitation_reads_the_points_on_a_scale_it_can_see
     trainer = Trainer(tuileries_by_imitation(1), tmp_path)
     trainer.run()
     params = trainer.network().params
-    on_board = 13 * 64  # the board's planes; then the mover's hand, the hand sizes, the draw pile, the points
-    first_points = on_board + 64 + 2 + 1
     teacher = trainer._teacher.observations.toarray()
-    points = teacher[:, first_points:first_points + 2] * 768
-    mean, spread = (params[name][first_points - on_board:][:2] for name in ("globals/mean", "globals/spread"))
+    points = teacher[:, TUILERIES_POINTS:TUILERIES_POINTS + 2] * 768
+    mean, spread = (params[name][TUILERIES_POINTS - TUILERIES_ON_BOARD:][:2]
+                    for name in ("globals/mean", "globals/spread"))
     assert np.allclose(mean * 768, points.mean(axis=0), atol=1e-2) and np.allclose(spread * 768, points.std(axis=0), atol=1e-2)
     assert (15 < spread * 768).all() and (spread * 768 < 60).all()  # greedy's games: tens of points either way
     assert 10 / 768 / spread.max() > 0.15  # ten points, standardised: more than ten times 0.013
@@ -1363,8 +1368,8 @@ def test_a_board_run_begun_before_the_standardisation_takes_it_on_and_plays_as_i
     standardised = resumed.network()
     after = forward(standardised.params, positions, np, board)
     assert np.allclose(after[0], before[0], atol=1e-4) and np.allclose(after[1], before[1], atol=1e-5)
-    points = positions[:, 13 * 64 + 64 + 3:][:, :2] * 768
-    spread = standardised.params["globals/spread"][64 + 3:][:2] * 768
+    points = positions[:, TUILERIES_POINTS:TUILERIES_POINTS + 2] * 768
+    spread = standardised.params["globals/spread"][TUILERIES_POINTS - TUILERIES_ON_BOARD:][:2] * 768
     assert np.allclose(spread, points.std(axis=0), atol=1e-2) and (spread > 15).all()
     told = f"standardised at iteration 1, on {len(positions):,} decisions of greedy, its outputs kept"
     assert standardised.about["method"].endswith(told)

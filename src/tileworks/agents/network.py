@@ -492,14 +492,15 @@ def standardise_globals(params: dict[str, Any], observations: Any, board: dict[s
     numbers = numbers.astype(np.float64)
     mean = numbers.mean(axis=0)
     spread = np.maximum(numbers.std(axis=0), least)
-    if keep_outputs:  # none of the positions measured is clipped: a rare flag (KILN's) reaches past 10 spreads
+    fixed = {**params}
+    if keep_outputs:
+        # none of the positions measured is clipped: a rare flag (KILN's) reaches past 10 spreads
         spread = np.maximum(spread, np.abs(numbers - mean).max(axis=0) / MOST_SPREADS)
-    fixed = {**params, "globals/mean": mean.astype(np.float32), "globals/spread": spread.astype(np.float32)}
-    if keep_outputs:  # ((x - mean) / spread) @ (spread * w) + (b + mean @ w) = x @ w + b
+        # ((x - mean) / spread) @ (spread * w) + (b + mean @ w) = x @ w + b
         w = np.asarray(params["globals/w"], np.float64)
         fixed["globals/w"] = (spread[:, None] * w).astype(np.float32)
         fixed["globals/b"] = (np.asarray(params["globals/b"], np.float64) + mean @ w).astype(np.float32)
-    return fixed
+    return {**fixed, "globals/mean": mean.astype(np.float32), "globals/spread": spread.astype(np.float32)}
 
 
 def _global_columns(board: dict[str, Any], observation_size: int) -> np.ndarray:

@@ -427,14 +427,19 @@ class Trainer:
         if STANDARDISATION[0] in self.params or not self.imitated:
             return False
         positions = self._teacher_positions()
-        self.params = jax.tree.map(jnp.asarray, standardise_globals(jax.device_get(self.params), positions.observations,
-                                                                     self.board, keep_outputs=True))
-        self.opt_state = self.optimiser.init(self.params)
+        self._standardise_on(positions, keep_outputs=True)
         self._whole = self._kept()
         self._log({"iteration": self.iteration,
                    "standardised": {"teacher": config.imitate, "decisions": len(positions)}})
         self.checkpoint()
         return True
+
+    def _standardise_on(self, positions: Any, keep_outputs: bool = False) -> None:
+        """The network's numbers off the board standardised on ``positions``
+        (:func:`~tileworks.agents.network.standardise_globals`), and a fresh optimiser for it."""
+        self.params = jax.tree.map(jnp.asarray, standardise_globals(jax.device_get(self.params), positions.observations,
+                                                                     self.board, keep_outputs=keep_outputs))
+        self.opt_state = self.optimiser.init(self.params)
 
     def export(self) -> Path:
         return self.network().save(self.out / "network")
@@ -488,9 +493,7 @@ class Trainer:
         started = time.perf_counter()
         positions = self._teacher_positions()
         if self.board is not None:  # the numbers off the board, standardised on the teacher's positions
-            self.params = jax.tree.map(jnp.asarray, standardise_globals(jax.device_get(self.params),
-                                                                         positions.observations, self.board))
-            self.opt_state = self.optimiser.init(self.params)
+            self._standardise_on(positions)
         game = tileworks.load_game(config.game, **config.options)
         unseen = held_out(game, config.imitate, config.imitate_games, config.seed, workers=os.cpu_count() or 1)
         chunk = min(max(CHUNK // config.batch, 1) * config.batch, len(positions) // config.batch * config.batch)
